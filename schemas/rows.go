@@ -1,0 +1,111 @@
+package schemas
+
+// TranslationRow is one translation of one variant by one translator (one sample).
+type TranslationRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	ProblemID  string `parquet:"problem_id"`
+	Corpus     string `parquet:"corpus"`
+	// VariantID is "orig" for the original function, else the mutant/variant id.
+	VariantID string `parquet:"variant_id"`
+	SrcLang   string `parquet:"src_lang"`
+	TgtLang   string `parquet:"tgt_lang"`
+	Sample    int32  `parquet:"sample"`
+	Status    string `parquet:"status"`
+	Error     string `parquet:"error"`
+	Code      string `parquet:"code"`
+	Imports   string `parquet:"imports"`
+	// Entry is the name of the function the harness calls in Code.
+	Entry      string `parquet:"entry"`
+	PromptHash string `parquet:"prompt_hash"`
+	LatencyMs  int64  `parquet:"latency_ms"`
+	TokensIn   int64  `parquet:"tokens_in"`
+	TokensOut  int64  `parquet:"tokens_out"`
+	Cached     bool   `parquet:"cached"`
+}
+
+// ExecutionRow is one test of one program run: the source function, a gold function,
+// or a translation. A program that does not compile gets one row with TestIndex -1.
+type ExecutionRow struct {
+	Run       string `parquet:"run"`
+	ProblemID string `parquet:"problem_id"`
+	Corpus    string `parquet:"corpus"`
+	// ProgramID identifies the program: "gold/<lang>" or "tr/<translator>/<src>-<tgt>/<sample>".
+	ProgramID  string `parquet:"program_id"`
+	Role       string `parquet:"role"` // gold | translation
+	Translator string `parquet:"translator"`
+	VariantID  string `parquet:"variant_id"`
+	Lang       string `parquet:"lang"`
+	// Status of the whole program: ok, compile_error, or the first failing test's status.
+	Status     string `parquet:"status"`
+	TestIndex  int32  `parquet:"test_index"`
+	TestStatus string `parquet:"test_status"`
+	Output     string `parquet:"output"` // canonical JSON value
+	Error      string `parquet:"error"`
+	CPUMicros  int64  `parquet:"cpu_us"`
+	WallMicros int64  `parquet:"wall_us"`
+	MaxRSSKB   int64  `parquet:"max_rss_kb"`
+}
+
+// ResultRow compares one test of one translation against an oracle.
+type ResultRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	ProblemID  string `parquet:"problem_id"`
+	Corpus     string `parquet:"corpus"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	Sample     int32  `parquet:"sample"`
+	// Oracle is "source" (the source function's outputs, cross-language) or
+	// "target_gold" (the corpus's gold function in the target language).
+	Oracle        string `parquet:"oracle"`
+	TestIndex     int32  `parquet:"test_index"`
+	Expected      string `parquet:"expected"`
+	Actual        string `parquet:"actual"`
+	Status        string `parquet:"status"` // the translation's test status
+	Match         bool   `parquet:"match"`
+	LangDependent bool   `parquet:"lang_dependent"`
+}
+
+// ScoreRow is one aggregate figure, in long format.
+type ScoreRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	Corpus     string `parquet:"corpus"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	Oracle     string `parquet:"oracle"`
+	// Subset is "all" or "lang_independent" (language-dependent tests removed).
+	Subset string  `parquet:"subset"`
+	Metric string  `parquet:"metric"`
+	Value  float64 `parquet:"value"`
+	N      int64   `parquet:"n"`
+}
+
+// ErrorRow records an input that could not be used, and why. It never stops a run.
+type ErrorRow struct {
+	Run       string `parquet:"run"`
+	Stage     string `parquet:"stage"` // ingest | translate | execute | ...
+	Corpus    string `parquet:"corpus"`
+	ProblemID string `parquet:"problem_id"`
+	Lang      string `parquet:"lang"`
+	Reason    string `parquet:"reason"`
+	Detail    string `parquet:"detail"`
+}
+
+// FidelityRow compares the gold functions of two languages on one test.
+type FidelityRow struct {
+	Run       string `parquet:"run"`
+	ProblemID string `parquet:"problem_id"`
+	Corpus    string `parquet:"corpus"`
+	TestIndex int32  `parquet:"test_index"`
+	LangA     string `parquet:"lang_a"`
+	LangB     string `parquet:"lang_b"`
+	Agree     bool   `parquet:"agree"`
+	// Cause of a disagreement: integer_overflow, float_precision, other ("" when they agree).
+	Cause   string `parquet:"cause"`
+	ValueA  string `parquet:"value_a"`
+	ValueB  string `parquet:"value_b"`
+	StatusA string `parquet:"status_a"`
+	StatusB string `parquet:"status_b"`
+}

@@ -1,0 +1,130 @@
+// Package execute runs candidate functions (originals, variants, translations) on a
+// problem's typed test inputs and reports, per candidate, its compile status and per
+// test the status, canonical output and resources used.
+//
+// Engines are chosen by language name, like gocloud drivers: Open("java"). Each engine
+// takes a Batch: all candidates of one problem in one language, which it may compile and
+// run together (a warm JVM, a Python fork server, one C++ translation unit) as long as
+// every candidate gets the result it would get alone.
+package execute
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/sandbox"
+)
+
+// Candidate is one function to run.
+type Candidate struct {
+	// ID is unique within the batch; results carry it back.
+	ID string
+	// Code is the function and any helpers it defines, in the batch's language.
+	Code string
+	// Imports are lines to place before Code (imports, includes).
+	Imports string
+	// Entry is the name of the function to call. If empty, the engine picks the
+	// last top-level function in Code.
+	Entry string
+}
+
+// Batch is a set of candidates of one problem in one language, with the tests.
+type Batch struct {
+	ProblemID  string
+	Lang       string
+	Params     []schemas.Param
+	Returns    string
+	Tests      []schemas.Test
+	Candidates []Candidate
+	Limits     sandbox.Limits
+}
+
+// TestResult is the outcome of one test of one candidate.
+type TestResult struct {
+	Index  int32
+	Status string // schemas.Status*
+	// Output is the canonical JSON value (transforms/values) when Status is ok.
+	Output string
+	// Error is the exception or failure, e.g. "ArithmeticException: / by zero".
+	Error    string
+	CPUTime  time.Duration
+	WallTime time.Duration
+	MaxRSSKB int64
+}
+
+// Result is the outcome of one candidate.
+type Result struct {
+	CandidateID string
+	// Status: ok when every test ran (a test may still have raised: see Tests),
+	// compile_error, or the status that stopped the candidate (timeout, memory_limit...).
+	Status string
+	// Detail holds the compiler's message or the failure's reason.
+	Detail string
+	Tests  []TestResult
+	// CPUTime and WallTime cover the whole candidate, as the engine measured them.
+	CPUTime  time.Duration
+	WallTime time.Duration
+	MaxRSSKB int64
+}
+
+// Engine runs batches in one language.
+type Engine interface {
+	Lang() string
+	// Run returns one Result per candidate, in the order of b.Candidates. An error
+	// means the engine itself failed; a candidate's failure is a status, not an error.
+	Run(ctx context.Context, b Batch) ([]Result, error)
+	// Close releases the engine's resources (worker processes, caches).
+	Close() error
+}
+
+// Opener creates an engine from options.
+type Opener func(opts Options) (Engine, error)
+
+// Options configure an engine.
+type Options struct {
+	// WorkDir is where the engine may cache compiled runners and headers; empty means
+	// a directory under os.TempDir().
+	WorkDir string
+	// Python is the interpreter; Java the JDK's bin dir; CXX the C++ compiler.
+	// Empty means found on PATH (never through pyenv shims).
+	Python, JavaHome, CXX string
+}
+
+var (
+	mu      sync.Mutex
+	openers = map[string]Opener{}
+)
+
+// Register makes an engine available under a language name.
+func Register(lang string, o Opener) {
+	mu.Lock()
+	defer mu.Unlock()
+	openers[lang] = o
+}
+
+// Open opens the engine for lang.
+func Open(lang string, opts Options) (Engine, error) {
+	mu.Lock()
+	o, ok := openers[lang]
+	mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("execute: no engine for language %q (have %v)", lang, Langs())
+	}
+	return o(opts)
+}
+
+// Langs lists the registered engines.
+func Langs() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var l []string
+	for k := range openers {
+		l = append(l, k)
+	}
+	sort.Strings(l)
+	return l
+}

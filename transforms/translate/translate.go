@@ -1,0 +1,113 @@
+// Package translate defines the translator interface and its registry. A translator is
+// opened from a URL-like spec, like a gocloud driver: "identity:", "recorded:<url>",
+// "builtin:", "openai://...", "command:...". Each scheme registers an Opener.
+package translate
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"transmute/schemas"
+)
+
+// Request asks for the translation of one function (an original or a variant).
+type Request struct {
+	ProblemID string
+	Corpus    string
+	VariantID string // "orig" for the original function
+	SrcLang   string
+	TgtLang   string
+	Code      string // the source function
+	Imports   string
+	Entry     string // the source function's name
+	Params    []schemas.Param
+	Returns   string
+}
+
+// Translation is one output (one sample) of a translator.
+type Translation struct {
+	Sample  int32
+	Status  string // schemas.Translation*
+	Error   string
+	Code    string
+	Imports string
+	// Entry is the function to call in Code; empty lets the engine pick it.
+	Entry      string
+	PromptHash string
+	LatencyMs  int64
+	TokensIn   int64
+	TokensOut  int64
+	Cached     bool
+}
+
+// Translator turns source functions into target-language functions.
+type Translator interface {
+	// Name identifies the translator in tables ("gpt-4o", "identity", "builtin").
+	Name() string
+	// Translate returns one Translation per sample. A translator that cannot translate
+	// the request returns a Translation with a non-ok status, not an error; an error
+	// means the translator itself is broken.
+	Translate(ctx context.Context, r Request) ([]Translation, error)
+	// TranslatesVariants tells whether the translator can translate code it has not
+	// seen (mutants, metamorphic variants). Recorded translators cannot.
+	TranslatesVariants() bool
+	// Directions lists the (src, tgt) pairs it supports; nil means any.
+	Directions() [][2]string
+	Close() error
+}
+
+// Opener creates a translator from the part of the spec after "scheme:".
+type Opener func(ctx context.Context, rest string) (Translator, error)
+
+var (
+	mu      sync.Mutex
+	openers = map[string]Opener{}
+)
+
+// Register makes a scheme available to Open.
+func Register(scheme string, o Opener) {
+	mu.Lock()
+	defer mu.Unlock()
+	openers[scheme] = o
+}
+
+// Open opens a translator from a spec "scheme:rest" (or "scheme://rest").
+func Open(ctx context.Context, spec string) (Translator, error) {
+	scheme, rest, _ := strings.Cut(spec, ":")
+	mu.Lock()
+	o, ok := openers[scheme]
+	mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("translate: unknown translator scheme %q in %q (have %v)", scheme, spec, Schemes())
+	}
+	return o(ctx, rest)
+}
+
+// Schemes lists the registered schemes.
+func Schemes() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var s []string
+	for k := range openers {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+// Supports tells whether t translates src to tgt.
+func Supports(t Translator, src, tgt string) bool {
+	d := t.Directions()
+	if d == nil {
+		return true
+	}
+	for _, p := range d {
+		if p[0] == src && p[1] == tgt {
+			return true
+		}
+	}
+	return false
+}

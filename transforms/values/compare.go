@@ -1,0 +1,131 @@
+package values
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+)
+
+// Tolerance for comparing floating-point values. The default follows the
+// TransCoder-test scripts, which accept a relative difference below 1e-3
+// (|1 - (1e-7+|a|)/(1e-7+|b|)| < 1e-3); unlike them we also require equal signs.
+type Tolerance struct {
+	Rel float64
+	Abs float64
+}
+
+// DefaultTolerance is the benchmarks' convention.
+var DefaultTolerance = Tolerance{Rel: 1e-3, Abs: 1e-7}
+
+// Equal compares two canonical values of type t: exactly for integers, booleans,
+// chars and strings, within tol for floats, element-wise for arrays.
+func Equal(t Type, a, b string, tol Tolerance) bool {
+	if a == b {
+		return true
+	}
+	va, err1 := decode([]byte(a))
+	vb, err2 := decode([]byte(b))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return equal(t, va, vb, tol)
+}
+
+func equal(t Type, a, b any, tol Tolerance) bool {
+	if t.Dims > 0 || t.Base == Void {
+		aa, ok1 := a.([]any)
+		bb, ok2 := b.([]any)
+		if !ok1 || !ok2 {
+			return a == nil && b == nil
+		}
+		if len(aa) != len(bb) {
+			return false
+		}
+		et := t.Elem()
+		if t.Base == Void {
+			et = Type{Base: Double, Dims: 0} // compared loosely below
+		}
+		for i := range aa {
+			if t.Base == Void {
+				if !looseEqual(aa[i], bb[i], tol) {
+					return false
+				}
+				continue
+			}
+			if !equal(et, aa[i], bb[i], tol) {
+				return false
+			}
+		}
+		return true
+	}
+	switch t.Base {
+	case Float, Double:
+		fa, err1 := toFloat(a)
+		fb, err2 := toFloat(b)
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		return FloatsClose(fa, fb, tol)
+	case Int, Long:
+		ia, err1 := toInt(a)
+		ib, err2 := toInt(b)
+		return err1 == nil && err2 == nil && ia.Cmp(ib) == 0
+	default:
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		return string(ja) == string(jb)
+	}
+}
+
+// looseEqual compares values of unknown type (the arguments reported for void
+// functions): numbers numerically with the tolerance, arrays element-wise.
+func looseEqual(a, b any, tol Tolerance) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !looseEqual(x[i], y[i], tol) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		ia, ok1 := new(big.Int).SetString(string(x), 10)
+		ib, ok2 := new(big.Int).SetString(string(y), 10)
+		if ok1 && ok2 {
+			return ia.Cmp(ib) == 0
+		}
+		fa, _ := x.Float64()
+		fb, _ := y.Float64()
+		return FloatsClose(fa, fb, tol)
+	default:
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		return string(ja) == string(jb)
+	}
+}
+
+// FloatsClose compares two floats within tol; NaN equals NaN and infinities equal
+// themselves, as a harness that prints both would show.
+func FloatsClose(a, b float64, tol Tolerance) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	if a == b {
+		return true
+	}
+	if (a < 0) != (b < 0) && math.Abs(a-b) > tol.Abs {
+		return false
+	}
+	return math.Abs(a-b) <= tol.Abs+tol.Rel*math.Max(math.Abs(a), math.Abs(b))
+}
