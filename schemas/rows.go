@@ -62,7 +62,15 @@ type ResultRow struct {
 	TestIndex     int32  `parquet:"test_index"`
 	Expected      string `parquet:"expected"`
 	Actual        string `parquet:"actual"`
-	Status        string `parquet:"status"` // the translation's test status
+	// Status is the translation's status on this test (an execution status, or
+	// "no_translation" when the translator gave none that could run).
+	Status string `parquet:"status"`
+	// OracleStatus is the oracle's status on this test; tests whose oracle did not
+	// return a value are left out of CA and pass rate (counted as oracle_failures).
+	OracleStatus string `parquet:"oracle_status"`
+	// ProgramStatus is the whole translated program's status (ok, compile_error...),
+	// or the translation's status when there was none to run (missing, error...).
+	ProgramStatus string `parquet:"program_status"`
 	Match         bool   `parquet:"match"`
 	LangDependent bool   `parquet:"lang_dependent"`
 }

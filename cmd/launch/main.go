@@ -1,0 +1,154 @@
+// Command launch runs Transmute's evaluation pipeline on Beam: by default on Prism,
+// in process; --runner=universal --endpoint=HOST:PORT for a Prism or Flink job
+// server; --runner=dataflow with the usual Dataflow flags for the cloud.
+//
+//	launch --corpus jsonl:data/problems.jsonl \
+//	       --translator recorded:data/translations/toy-llm.jsonl --out out/run
+//
+// Flags may also come from a JSON config file (--config), flags overriding it.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"transmute/io/blobs"
+	"transmute/io/sink"
+	"transmute/pipelines"
+	"transmute/transforms/sandbox"
+
+	// Engines and translators register themselves.
+	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/java"
+	_ "transmute/transforms/execute/python"
+	_ "transmute/transforms/translate/identity"
+	_ "transmute/transforms/translate/recorded"
+)
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func main() {
+	sandbox.Init() // a sandboxed child re-executes this binary: set it up and exec
+
+	var (
+		corpora, translators listFlag
+		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
+		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
+		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
+		parallelism          = flag.Int("parallelism", 0, "problems evaluated at once per worker (default 2)")
+		shards               = flag.Int("shards", 0, "shards problems and tables are spread over (default 4)")
+		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
+		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per program run (default 10s)")
+		wall                 = flag.Duration("wall-limit", 0, "wall time limit per program run (default 20s)")
+		mem                  = flag.Int64("memory-limit-mb", 0, "memory limit per program in MiB (default 1024)")
+		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
+		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
+		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
+	)
+	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
+	flag.Var(&translators, "translator", "translator spec, repeatable: recorded:PATH, identity:, builtin:")
+	if f := flag.Lookup("runner"); f != nil && f.Value.String() == "" || f != nil && f.Value.String() == "direct" {
+		_ = f.Value.Set("prism")
+	}
+	flag.Parse()
+	beam.Init()
+
+	var c pipelines.Config
+	if *configPath != "" {
+		data, err := os.ReadFile(*configPath)
+		if err != nil {
+			fatal(err)
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			fatal(fmt.Errorf("config %s: %w", *configPath, err))
+		}
+	}
+	if len(corpora) > 0 {
+		c.Corpora = corpora
+	}
+	if len(translators) > 0 {
+		c.Translators = translators
+	}
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&c.Output, *out)
+	set(&c.Directions, *directions)
+	set(&c.Run, *runName)
+	set(&c.WorkDir, *workDir)
+	if *parallelism > 0 {
+		c.Parallelism = *parallelism
+	}
+	if *shards > 0 {
+		c.Shards = *shards
+	}
+	if *limit > 0 {
+		c.Limit = *limit
+	}
+	if *cpu > 0 {
+		c.CPUTime = *cpu
+	}
+	if *wall > 0 {
+		c.WallTime = *wall
+	}
+	if *mem > 0 {
+		c.MemoryBytes = *mem << 20
+	}
+	c.Progress = !*quiet
+	c = c.WithDefaults()
+	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
+		fatal(fmt.Errorf("need at least one --corpus and one --translator (or a --config)"))
+	}
+
+	ctx := context.Background()
+	bucket, err := blobs.Open(ctx, c.Output)
+	if err != nil {
+		fatal(err)
+	}
+	defer bucket.Close()
+	for _, t := range pipelines.Tables {
+		if err := sink.Clear(ctx, bucket, t); err != nil {
+			fatal(fmt.Errorf("clearing old %s: %w", t, err))
+		}
+	}
+	m := &pipelines.Manifest{Run: c.Run, Command: strings.Join(os.Args, " "), Config: c,
+		Start: time.Now().UTC(), Versions: pipelines.Versions()}
+
+	p, s := beam.NewPipelineWithRoot()
+	pipelines.BuildEvaluate(s, c)
+	if err := beamx.Run(ctx, p); err != nil {
+		fatal(fmt.Errorf("pipeline failed: %w", err))
+	}
+	if c.Progress {
+		fmt.Fprintln(os.Stderr)
+	}
+	if err := pipelines.Finish(ctx, bucket, m, pipelines.Tables); err != nil {
+		fatal(fmt.Errorf("manifest: %w", err))
+	}
+	if !*quiet {
+		fmt.Printf("run %s: %d problems, %d translations, %d executions, %d error rows in %.0fs; tables under %s\n",
+			c.Run, m.Counts["problems"], m.Counts["translations"], m.Counts["executions"], m.Counts["errors"], m.Seconds, c.Output)
+		if err := pipelines.PrintSummary(ctx, os.Stdout, bucket); err != nil {
+			fatal(err)
+		}
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "launch:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,71 @@
+// Package blobs opens gocloud.dev/blob buckets from URLs or plain local paths, so that
+// every input and output of Transmute can live on a local disk, in memory, or in
+// cloud storage (gs://, s3://, azblob://) alike.
+package blobs
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/fileblob" // file://
+	_ "gocloud.dev/blob/memblob"  // mem://
+)
+
+// URL turns a plain path into a fileblob URL (metadata=skip so no .attrs side files
+// are written; create_dir so an output directory may not exist yet) and leaves real
+// URLs as they are.
+func URL(pathOrURL string) (string, error) {
+	if strings.Contains(pathOrURL, "://") {
+		return pathOrURL, nil
+	}
+	abs, err := filepath.Abs(pathOrURL)
+	if err != nil {
+		return "", err
+	}
+	return "file://" + filepath.ToSlash(abs) + "?metadata=skip&create_dir=true", nil
+}
+
+// Open opens a bucket from a URL or a local directory path. For cloud URLs a path
+// after the bucket name ("gs://bucket/some/prefix") becomes a key prefix.
+func Open(ctx context.Context, pathOrURL string) (*blob.Bucket, error) {
+	u, err := URL(pathOrURL)
+	if err != nil {
+		return nil, err
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return nil, fmt.Errorf("blobs: bad URL %q: %w", u, err)
+	}
+	if pu.Scheme == "file" {
+		q := pu.Query()
+		if q.Get("metadata") == "" {
+			q.Set("metadata", "skip")
+		}
+		if q.Get("create_dir") == "" {
+			q.Set("create_dir", "true")
+		}
+		pu.RawQuery = q.Encode()
+		if err := os.MkdirAll(pu.Path, 0o755); err != nil {
+			return nil, fmt.Errorf("blobs: %w", err)
+		}
+		return blob.OpenBucket(ctx, pu.String())
+	}
+	prefix := strings.TrimPrefix(pu.Path, "/")
+	pu.Path = ""
+	b, err := blob.OpenBucket(ctx, pu.String())
+	if err != nil {
+		return nil, fmt.Errorf("blobs: open %q: %w", u, err)
+	}
+	if prefix != "" {
+		if !strings.HasSuffix(prefix, "/") {
+			prefix += "/"
+		}
+		b = blob.PrefixedBucket(b, prefix)
+	}
+	return b, nil
+}

@@ -1,0 +1,56 @@
+// Package pipelines assembles Transmute's Beam pipelines from the domain packages
+// under transforms/ and io/. DoFns here are thin adapters: they open resources in
+// Setup, call plain Go in ProcessElement, and close in Teardown.
+package pipelines
+
+import (
+	"time"
+)
+
+// Config is everything a run needs; cmd/launch fills it from flags or a JSON file.
+type Config struct {
+	// Run names the run (a column of every table); default: a timestamp.
+	Run string `json:"run"`
+	// Corpora are specs like "transcoder:../shared/corpora/transcoder-test",
+	// "trace:../shared/corpora/trace", "jsonl:data/problems.jsonl".
+	Corpora []string `json:"corpora"`
+	// Translators are specs like "recorded:data/translations/toy-llm.jsonl", "identity:", "builtin:".
+	Translators []string `json:"translators"`
+	// Directions restricts the tasks ("java-python,python-cpp"); empty means every
+	// task the corpora define. Same-language directions (java-java) are added to
+	// every problem that has the language, for the identity translator.
+	Directions string `json:"directions"`
+	// Output is a directory or bucket URL; tables go under it.
+	Output string `json:"output"`
+	// Parallelism is the number of problems evaluated at once per worker.
+	Parallelism int `json:"parallelism"`
+	// Shards is the number of groups problems are spread over (Beam keys).
+	Shards int `json:"shards"`
+	// Limits for every program run.
+	CPUTime     time.Duration `json:"cpu_time"`
+	WallTime    time.Duration `json:"wall_time"`
+	MemoryBytes int64         `json:"memory_bytes"`
+	// Limit caps the number of problems per corpus (0 = all), for quick runs.
+	Limit int `json:"limit"`
+	// WorkDir caches compiled runners and headers.
+	WorkDir string `json:"work_dir"`
+	// Progress prints a progress line on stderr.
+	Progress bool `json:"progress"`
+}
+
+// WithDefaults fills empty fields.
+func (c Config) WithDefaults() Config {
+	if c.Run == "" {
+		c.Run = time.Now().UTC().Format("20060102T150405Z")
+	}
+	if c.Parallelism <= 0 {
+		c.Parallelism = 2
+	}
+	if c.Shards <= 0 {
+		c.Shards = 4
+	}
+	if c.Output == "" {
+		c.Output = "out/run"
+	}
+	return c
+}

@@ -1,0 +1,132 @@
+package pipelines
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"gocloud.dev/blob"
+
+	"transmute/io/sink"
+	"transmute/schemas"
+	"transmute/transforms/sandbox"
+)
+
+// Manifest describes a run: what was asked, with which versions, what came out.
+type Manifest struct {
+	Run         string            `json:"run"`
+	Command     string            `json:"command"`
+	Config      Config            `json:"config"`
+	Start       time.Time         `json:"start"`
+	End         time.Time         `json:"end"`
+	Seconds     float64           `json:"seconds"`
+	Versions    map[string]string `json:"versions"`
+	Protections []string          `json:"sandbox_protections"`
+	Counts      map[string]int64  `json:"counts"`
+	Tables      map[string]string `json:"tables"`
+}
+
+// Versions of the module's key dependencies and of the toolchains.
+func Versions() map[string]string {
+	v := map[string]string{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v["go"] = bi.GoVersion
+		for _, d := range bi.Deps {
+			for _, name := range []string{"github.com/apache/beam/sdks/v2", "github.com/parquet-go/parquet-go",
+				"gocloud.dev", "github.com/tree-sitter/go-tree-sitter"} {
+				if d.Path == name {
+					v[name] = d.Version
+				}
+			}
+		}
+	}
+	for name, args := range map[string][]string{"java": {"java", "-version"}, "python": {"/usr/bin/python3", "--version"}, "g++": {"g++", "-dumpfullversion"}} {
+		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+		if err != nil {
+			v[name] = "unavailable"
+			continue
+		}
+		v[name] = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	return v
+}
+
+// Finish makes sure every table exists (an empty shard with the schema when the run
+// produced no rows), counts rows from the Parquet footers, and writes manifest.json.
+func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) error {
+	m.Counts = map[string]int64{}
+	m.Tables = map[string]string{}
+	for _, t := range tables {
+		n, shards, err := countRows(ctx, b, t)
+		if err != nil {
+			return err
+		}
+		if shards == 0 {
+			if err := writeEmpty(ctx, b, t); err != nil {
+				return err
+			}
+		}
+		m.Counts[t] = n
+		m.Tables[t] = t + "/*.parquet"
+	}
+	m.End = time.Now().UTC()
+	m.Seconds = m.End.Sub(m.Start).Seconds()
+	m.Protections = sandbox.Protections()
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.WriteAll(ctx, "manifest.json", data, nil)
+}
+
+func countRows(ctx context.Context, b *blob.Bucket, table string) (int64, int, error) {
+	var n int64
+	shards := 0
+	it := b.List(&blob.ListOptions{Prefix: table + "/part-"})
+	for {
+		obj, err := it.Next(ctx)
+		if err != nil {
+			break
+		}
+		data, err := b.ReadAll(ctx, obj.Key)
+		if err != nil {
+			return 0, 0, err
+		}
+		f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", obj.Key, err)
+		}
+		n += f.NumRows()
+		shards++
+	}
+	return n, shards, nil
+}
+
+func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
+	var err error
+	switch table {
+	case "problems":
+		_, err = sink.WriteShard[schemas.Problem](ctx, b, table, nil)
+	case "translations":
+		_, err = sink.WriteShard[schemas.TranslationRow](ctx, b, table, nil)
+	case "executions":
+		_, err = sink.WriteShard[schemas.ExecutionRow](ctx, b, table, nil)
+	case "results":
+		_, err = sink.WriteShard[schemas.ResultRow](ctx, b, table, nil)
+	case "scores":
+		_, err = sink.WriteShard[schemas.ScoreRow](ctx, b, table, nil)
+	case "errors":
+		_, err = sink.WriteShard[schemas.ErrorRow](ctx, b, table, nil)
+	case "fidelity":
+		_, err = sink.WriteShard[schemas.FidelityRow](ctx, b, table, nil)
+	default:
+		err = fmt.Errorf("unknown table %q", table)
+	}
+	return err
+}

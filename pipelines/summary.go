@@ -1,0 +1,72 @@
+package pipelines
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"gocloud.dev/blob"
+
+	"transmute/io/sink"
+	"transmute/schemas"
+)
+
+// PrintSummary prints CA and pass rate per translator, corpus and direction, with
+// the source function as oracle (and the gold target where the corpus has one).
+func PrintSummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
+	if err != nil {
+		return err
+	}
+	type key struct{ tr, corpus, src, tgt, oracle string }
+	type vals struct {
+		pass, ca float64
+		n        int64
+		hasPass  bool
+	}
+	m := map[key]*vals{}
+	for _, r := range rows {
+		if r.Subset != "all" {
+			continue
+		}
+		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang, r.Oracle}
+		v := m[k]
+		if v == nil {
+			v = &vals{}
+			m[k] = v
+		}
+		switch r.Metric {
+		case "pass_rate":
+			v.pass, v.n, v.hasPass = r.Value, r.N, true
+		case "ca_overall":
+			v.ca = r.Value
+		}
+	}
+	keys := make([]key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.tr != b.tr {
+			return a.tr < b.tr
+		}
+		if a.corpus != b.corpus {
+			return a.corpus < b.corpus
+		}
+		if a.src+a.tgt != b.src+b.tgt {
+			return a.src+a.tgt < b.src+b.tgt
+		}
+		return a.oracle > b.oracle
+	})
+	fmt.Fprintf(w, "%-28s %-11s %-14s %-12s %9s %9s %6s\n", "translator", "corpus", "direction", "oracle", "pass", "CA", "n")
+	for _, k := range keys {
+		v := m[k]
+		if !v.hasPass {
+			continue
+		}
+		fmt.Fprintf(w, "%-28s %-11s %-14s %-12s %9.3f %9.3f %6d\n", k.tr, k.corpus, k.src+"->"+k.tgt, k.oracle, v.pass, v.ca, v.n)
+	}
+	return nil
+}

@@ -1,0 +1,313 @@
+// Package evaluate runs one problem end to end: translate its function in every
+// requested direction with every translator, run the gold functions and all the
+// translations (one batch per target language, so each engine starts once per
+// problem), compare golds across languages (harness fidelity), and compare every
+// translation test by test against two oracles: the source function's outputs
+// (cross-language, seed 000 eq. 2) and the gold target function's outputs (the
+// benchmarks' own convention). It is plain Go; the pipeline wraps it in a DoFn.
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/fidelity"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/score"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+// Item is a problem with the tasks to evaluate on it (from one or more corpora).
+type Item struct {
+	Problem schemas.Problem
+	Tasks   []schemas.Task
+}
+
+// Output holds every row one problem produces.
+type Output struct {
+	Problem      schemas.Problem // with language-dependent tests marked
+	Translations []schemas.TranslationRow
+	Executions   []schemas.ExecutionRow
+	Results      []schemas.ResultRow
+	Fidelity     []schemas.FidelityRow
+	Errors       []schemas.ErrorRow
+}
+
+// Evaluator holds what evaluating a problem needs. It is safe for concurrent use
+// when its translators and engines are.
+type Evaluator struct {
+	Run         string
+	Translators []translate.Translator
+	Engines     map[string]execute.Engine
+	Limits      sandbox.Limits
+	Tolerance   values.Tolerance
+}
+
+// GoldID and TranslationID name programs in the executions table.
+func GoldID(lang string) string { return "gold/" + lang }
+
+// TranslationID names one translation program.
+func TranslationID(translator, src, tgt string, sample int32) string {
+	return fmt.Sprintf("tr/%s/%s-%s/%d", translator, src, tgt, sample)
+}
+
+type direction struct{ src, tgt string }
+
+type translated struct {
+	translator string
+	dir        direction
+	tr         translate.Translation
+	id         string
+}
+
+// Evaluate runs one item. It never fails: problems it cannot handle become error rows.
+func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
+	p := it.Problem
+	out := Output{Problem: p}
+	errRow := func(stage, lang, reason, detail string) {
+		out.Errors = append(out.Errors, schemas.ErrorRow{Run: e.Run, Stage: stage, Corpus: p.Corpus,
+			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
+	}
+	if len(p.Tests) == 0 {
+		errRow("evaluate", "", "no tests", "")
+		return out
+	}
+
+	// 1. Translate every direction once, whatever corpora list it.
+	dirs := map[direction]bool{}
+	for _, t := range it.Tasks {
+		dirs[direction{t.SrcLang, t.TgtLang}] = true
+	}
+	dirList := make([]direction, 0, len(dirs))
+	for d := range dirs {
+		dirList = append(dirList, d)
+	}
+	sort.Slice(dirList, func(i, j int) bool {
+		if dirList[i].src != dirList[j].src {
+			return dirList[i].src < dirList[j].src
+		}
+		return dirList[i].tgt < dirList[j].tgt
+	})
+	var all []translated
+	byDir := map[string][]translated{} // translator|src|tgt -> samples
+	for _, d := range dirList {
+		src, ok := p.Function(d.src)
+		if !ok {
+			errRow("translate", d.src, "no source function", "problem has no "+d.src+" function")
+			continue
+		}
+		for _, tr := range e.Translators {
+			if !translate.Supports(tr, d.src, d.tgt) {
+				continue
+			}
+			req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src,
+				TgtLang: d.tgt, Code: src.Code, Imports: src.Imports, Entry: src.Name, Params: p.Params, Returns: p.Returns}
+			res, err := tr.Translate(ctx, req)
+			if err != nil {
+				res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
+			}
+			if len(res) == 0 {
+				res = []translate.Translation{{Status: schemas.TranslationMissing}}
+			}
+			for _, t := range res {
+				x := translated{translator: tr.Name(), dir: d, tr: t, id: TranslationID(tr.Name(), d.src, d.tgt, t.Sample)}
+				all = append(all, x)
+				key := tr.Name() + "|" + d.src + "|" + d.tgt
+				byDir[key] = append(byDir[key], x)
+				out.Translations = append(out.Translations, schemas.TranslationRow{Run: e.Run, Translator: tr.Name(),
+					ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src, TgtLang: d.tgt,
+					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
+					Entry: t.Entry, PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn,
+					TokensOut: t.TokensOut, Cached: t.Cached})
+			}
+		}
+	}
+
+	// 2. One batch per language: its gold function plus every translation into it.
+	results := map[string]execute.Result{} // program id -> result
+	langs := map[string]bool{}
+	for _, f := range p.Functions {
+		langs[f.Lang] = true
+	}
+	for _, x := range all {
+		if x.tr.Status == schemas.TranslationOK {
+			langs[x.dir.tgt] = true
+		}
+	}
+	langList := make([]string, 0, len(langs))
+	for l := range langs {
+		langList = append(langList, l)
+	}
+	sort.Strings(langList)
+	for _, lang := range langList {
+		b := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: e.Limits}
+		type meta struct{ role, translator, id string }
+		var metas []meta
+		if f, ok := p.Function(lang); ok {
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: GoldID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name})
+			metas = append(metas, meta{"gold", "", GoldID(lang)})
+		}
+		for _, x := range all {
+			if x.dir.tgt == lang && x.tr.Status == schemas.TranslationOK {
+				b.Candidates = append(b.Candidates, execute.Candidate{ID: x.id, Code: x.tr.Code, Imports: x.tr.Imports, Entry: x.tr.Entry})
+				metas = append(metas, meta{"translation", x.translator, x.id})
+			}
+		}
+		if len(b.Candidates) == 0 {
+			continue
+		}
+		eng := e.Engines[lang]
+		if eng == nil {
+			errRow("execute", lang, "no engine", "no execution engine for "+lang)
+			continue
+		}
+		res, err := eng.Run(ctx, b)
+		if err != nil || len(res) != len(b.Candidates) {
+			if err == nil {
+				err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
+			}
+			errRow("execute", lang, "engine failure", err.Error())
+			res = make([]execute.Result, len(b.Candidates))
+			for i, c := range b.Candidates {
+				res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
+				for _, t := range p.Tests {
+					res[i].Tests = append(res[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusInfraError})
+				}
+			}
+		}
+		for i, r := range res {
+			m := metas[i]
+			results[m.id] = r
+			out.Executions = append(out.Executions, executionRows(e.Run, p, lang, m.role, m.translator, m.id, r)...)
+		}
+	}
+
+	// 3. Harness fidelity: compare the golds across languages, mark language-dependent tests.
+	var golds []fidelity.Gold
+	for _, lang := range schemas.Languages {
+		if f, ok := p.Function(lang); ok {
+			if r, ok := results[GoldID(lang)]; ok {
+				golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
+			}
+		}
+	}
+	fid, dep := fidelity.Compare(e.Run, p, golds, e.Tolerance)
+	out.Fidelity = fid
+	out.Problem.Tests = append([]schemas.Test(nil), p.Tests...)
+	for i := range out.Problem.Tests {
+		if c, ok := dep[out.Problem.Tests[i].Index]; ok {
+			out.Problem.Tests[i].LangDependent = true
+			out.Problem.Tests[i].DependCause = c
+		}
+	}
+
+	// 4. Compare translations with both oracles, once per task (per corpus).
+	ret, err := values.ParseType(p.Returns)
+	if err != nil {
+		errRow("evaluate", "", "bad return type", err.Error())
+		return out
+	}
+	for _, task := range it.Tasks {
+		for _, tr := range e.Translators {
+			if !translate.Supports(tr, task.SrcLang, task.TgtLang) {
+				continue
+			}
+			samples := byDir[tr.Name()+"|"+task.SrcLang+"|"+task.TgtLang]
+			oracles := []struct {
+				name string
+				id   string
+			}{{score.OracleSource, GoldID(task.SrcLang)}, {score.OracleTargetGold, GoldID(task.TgtLang)}}
+			for _, o := range oracles {
+				gold, ok := results[o.id]
+				if !ok {
+					continue
+				}
+				for _, x := range samples {
+					r, ran := results[x.id]
+					progStatus := x.tr.Status
+					if ran {
+						progStatus = r.Status
+					}
+					for ti, t := range out.Problem.Tests {
+						row := schemas.ResultRow{Run: e.Run, Translator: tr.Name(), ProblemID: p.ID, Corpus: task.Corpus,
+							SrcLang: task.SrcLang, TgtLang: task.TgtLang, Sample: x.tr.Sample, Oracle: o.name,
+							TestIndex: t.Index, LangDependent: t.LangDependent, ProgramStatus: progStatus,
+							Status: score.NoTranslation}
+						if ti < len(gold.Tests) {
+							row.OracleStatus = gold.Tests[ti].Status
+							row.Expected = gold.Tests[ti].Output
+						}
+						if ran && ti < len(r.Tests) {
+							row.Status = r.Tests[ti].Status
+							row.Actual = r.Tests[ti].Output
+							if row.Status != schemas.StatusOK {
+								row.Actual = r.Tests[ti].Error
+							}
+						}
+						row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
+							values.Equal(ret, row.Expected, row.Actual, e.Tolerance)
+						out.Results = append(out.Results, row)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func executionRows(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) []schemas.ExecutionRow {
+	variant := "orig"
+	base := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
+		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status}
+	if r.Status == schemas.StatusCompileError || len(r.Tests) == 0 {
+		row := base
+		row.TestIndex = -1
+		row.TestStatus = r.Status
+		row.Error = clip(r.Detail, 4000)
+		row.CPUMicros = r.CPUTime.Microseconds()
+		row.WallMicros = r.WallTime.Microseconds()
+		row.MaxRSSKB = r.MaxRSSKB
+		return []schemas.ExecutionRow{row}
+	}
+	rows := make([]schemas.ExecutionRow, 0, len(r.Tests))
+	for _, t := range r.Tests {
+		row := base
+		row.TestIndex = t.Index
+		row.TestStatus = t.Status
+		row.Output = t.Output
+		row.Error = clip(t.Error, 2000)
+		row.CPUMicros = t.CPUTime.Microseconds()
+		row.WallMicros = t.WallTime.Microseconds()
+		row.MaxRSSKB = t.MaxRSSKB
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// Directions parses "java-python,python-cpp" (or "all") into pairs.
+func Directions(spec string) ([][2]string, error) {
+	if spec == "" || spec == "all" {
+		return nil, nil
+	}
+	var out [][2]string
+	for _, d := range strings.Split(spec, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(d), "-")
+		if !ok || a == "" || b == "" {
+			return nil, fmt.Errorf("bad direction %q: want src-tgt, e.g. java-python", d)
+		}
+		out = append(out, [2]string{a, b})
+	}
+	return out, nil
+}

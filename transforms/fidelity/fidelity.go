@@ -1,0 +1,256 @@
+// Package fidelity compares the gold functions of a problem across languages, test
+// by test, and classifies every disagreement by cause. The source function's outputs
+// are the oracle of cross-language scores (seed 000, eq. 2), so a test on which the
+// golds themselves disagree for a reason of the languages (Java and C++ integers wrap
+// around where Python's grow; floating point differs in the last digits) is marked
+// language-dependent, and every score is also computed without such tests.
+//
+// A disagreement of cause "other" is a harness bug until shown otherwise.
+package fidelity
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strings"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/values"
+)
+
+// Causes.
+const (
+	CauseOverflow = "integer_overflow"
+	CauseFloat    = "float_precision"
+	CauseOther    = "other"
+)
+
+// Gold is one language's gold run of a problem.
+type Gold struct {
+	Lang   string
+	Code   string
+	Result execute.Result
+}
+
+// Compare returns one FidelityRow per test per language pair (pairs in the order of
+// golds) and the causes of language dependence per test index.
+func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) ([]schemas.FidelityRow, map[int32]string) {
+	ret, err := values.ParseType(p.Returns)
+	if err != nil {
+		return nil, nil
+	}
+	var argTypes []values.Type
+	for _, prm := range p.Params {
+		t, _ := values.ParseType(prm.Type)
+		argTypes = append(argTypes, t)
+	}
+	var rows []schemas.FidelityRow
+	dep := map[int32]string{}
+	for i := 0; i < len(golds); i++ {
+		for j := i + 1; j < len(golds); j++ {
+			a, b := golds[i], golds[j]
+			for ti, test := range p.Tests {
+				if ti >= len(a.Result.Tests) || ti >= len(b.Result.Tests) {
+					continue
+				}
+				ta, tb := a.Result.Tests[ti], b.Result.Tests[ti]
+				row := schemas.FidelityRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, TestIndex: test.Index,
+					LangA: a.Lang, LangB: b.Lang, ValueA: ta.Output, ValueB: tb.Output,
+					StatusA: ta.Status, StatusB: tb.Status}
+				if ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK && values.Equal(ret, ta.Output, tb.Output, tol) {
+					row.Agree = true
+				} else {
+					if ta.Status != schemas.StatusOK {
+						row.ValueA = ta.Error
+					}
+					if tb.Status != schemas.StatusOK {
+						row.ValueB = tb.Error
+					}
+					row.Cause = Classify(ret, argTypes, test.Args, a, b, ta, tb)
+					if row.Cause != CauseOther {
+						if _, ok := dep[test.Index]; !ok {
+							dep[test.Index] = row.Cause
+						}
+					}
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	return rows, dep
+}
+
+// Classify names the cause of one disagreement:
+//   - integer_overflow: the declared result is integral and one value lies outside the
+//     32-bit (int) or 64-bit (long) range, or wrapping one value to the declared width
+//     gives the other; or, for a program that crashed or timed out on one side only,
+//     the inputs are integers large enough that a product overflows 32 bits;
+//   - float_precision: the result is floating point, or the two values are numbers
+//     within 1% of each other (or differ by one after a floating-point rounding in a
+//     function that uses floating point);
+//   - other: anything else.
+func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, ta, tb execute.TestResult) string {
+	if ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK {
+		va, vb := decode(ta.Output), decode(tb.Output)
+		if ret.IsInteger() || (ret.Base == values.Void) {
+			if overflowPair(ret, va, vb) {
+				return CauseOverflow
+			}
+			if usesFloat(a) || usesFloat(b) {
+				if closeNumbers(va, vb, 0.01, 1) {
+					return CauseFloat
+				}
+			}
+			if largeIntArgs(args) {
+				return CauseOverflow
+			}
+			return CauseOther
+		}
+		if ret.IsFloat() {
+			if closeNumbers(va, vb, 0.01, 0) || largeIntArgs(args) {
+				return CauseFloat
+			}
+			return CauseOther
+		}
+		return CauseOther
+	}
+	return CauseOther
+}
+
+func decode(s string) any {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+var (
+	two31 = new(big.Int).Lsh(big.NewInt(1), 31)
+	two32 = new(big.Int).Lsh(big.NewInt(1), 32)
+	two63 = new(big.Int).Lsh(big.NewInt(1), 63)
+	two64 = new(big.Int).Lsh(big.NewInt(1), 64)
+)
+
+func wrap(n *big.Int, bits uint) *big.Int {
+	mod, half := two32, two31
+	if bits == 64 {
+		mod, half = two64, two63
+	}
+	r := new(big.Int).Mod(n, mod)
+	if r.Cmp(half) >= 0 {
+		r.Sub(r, mod)
+	}
+	return r
+}
+
+// overflowPair walks two integer values (or arrays of them) in step and reports
+// whether any differing element pair is explained by wrap-around.
+func overflowPair(t values.Type, a, b any) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if overflowPair(t, x[i], y[i]) {
+				return true
+			}
+		}
+		return false
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		ia, ok1 := new(big.Int).SetString(string(x), 10)
+		ib, ok2 := new(big.Int).SetString(string(y), 10)
+		if !ok1 || !ok2 || ia.Cmp(ib) == 0 {
+			return false
+		}
+		for _, n := range []*big.Int{ia, ib} {
+			abs := new(big.Int).Abs(n)
+			if abs.Cmp(two31) >= 0 {
+				return true
+			}
+		}
+		for _, bits := range []uint{32, 64} {
+			if wrap(ia, bits).Cmp(wrap(ib, bits)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closeNumbers reports whether two numeric values (or arrays) differ only slightly:
+// within rel relatively, or by at most absDiff.
+func closeNumbers(a, b any, rel, absDiff float64) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !closeNumbers(x[i], y[i], rel, absDiff) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		fa, _ := x.Float64()
+		fb, _ := y.Float64()
+		d := math.Abs(fa - fb)
+		return d <= absDiff || d <= rel*math.Max(math.Abs(fa), math.Abs(fb))
+	case string:
+		// NaN or infinity on one side
+		return true
+	}
+	return false
+}
+
+var floatMarkers = []string{"double", "float", "sqrt", "pow", "log", "Math.", "math.", "ceil", "floor", "/ 2.0", "cbrt", "exp("}
+
+func usesFloat(g Gold) bool {
+	for _, m := range floatMarkers {
+		if strings.Contains(g.Code, m) {
+			return true
+		}
+	}
+	if g.Lang == schemas.Python && strings.Contains(strings.ReplaceAll(g.Code, "//", ""), "/") {
+		return true
+	}
+	return false
+}
+
+// largeIntArgs reports whether some integer argument is at least 2^16 in magnitude,
+// so that a product of two such values leaves the 32-bit range.
+func largeIntArgs(args string) bool {
+	v := decode(args)
+	var walk func(any) bool
+	walk = func(x any) bool {
+		switch y := x.(type) {
+		case []any:
+			for _, e := range y {
+				if walk(e) {
+					return true
+				}
+			}
+		case json.Number:
+			if n, ok := new(big.Int).SetString(string(y), 10); ok {
+				return new(big.Int).Abs(n).Cmp(big.NewInt(1<<16)) >= 0
+			}
+		}
+		return false
+	}
+	return walk(v)
+}

@@ -1,0 +1,139 @@
+// Package score aggregates result rows into the scores of SPEC section 6 that need
+// only execution results: computational accuracy (CA, seed 000 section 4.4) overall and
+// per problem (mean, median, std), pass rate (share of problems passing every test,
+// seed 002), and counts of program statuses. Rows come in long format (ScoreRow).
+package score
+
+import (
+	"sort"
+
+	"transmute/schemas"
+	"transmute/transforms/stats"
+)
+
+// Key groups results that are scored together.
+type Key struct {
+	Translator, Corpus, SrcLang, TgtLang string
+}
+
+// KeyOf is the score key of a result row.
+func KeyOf(r schemas.ResultRow) Key {
+	return Key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
+}
+
+// String renders the key for use as a Beam key.
+func (k Key) String() string {
+	return k.Translator + "\x1f" + k.Corpus + "\x1f" + k.SrcLang + "\x1f" + k.TgtLang
+}
+
+// Subsets of tests: all, or without the language-dependent ones.
+const (
+	SubsetAll             = "all"
+	SubsetLangIndependent = "lang_independent"
+)
+
+// Oracles.
+const (
+	OracleSource     = "source"
+	OracleTargetGold = "target_gold"
+)
+
+// NoTranslation is the test status of a translation that could not be run.
+const NoTranslation = "no_translation"
+
+type problemAcc struct {
+	tests, matched int
+	programStatus  string
+}
+
+// CA computes the CA and pass-rate scores of one key from its result rows (sample 0
+// only: other samples are scored by the sampling-aware scorer). Every oracle and
+// subset present gets a full set of metrics.
+func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
+	type group struct{ oracle, subset string }
+	accs := map[group]map[string]*problemAcc{}
+	oracleFailures := map[group]int{}
+	for _, r := range rows {
+		if r.Sample != 0 {
+			continue
+		}
+		for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
+			if subset == SubsetLangIndependent && r.LangDependent {
+				continue
+			}
+			g := group{r.Oracle, subset}
+			if accs[g] == nil {
+				accs[g] = map[string]*problemAcc{}
+			}
+			pa := accs[g][r.ProblemID]
+			if pa == nil {
+				pa = &problemAcc{programStatus: r.ProgramStatus}
+				accs[g][r.ProblemID] = pa
+			}
+			if r.OracleStatus != schemas.StatusOK {
+				oracleFailures[g]++
+				continue
+			}
+			pa.tests++
+			if r.Match {
+				pa.matched++
+			}
+		}
+	}
+	groups := make([]group, 0, len(accs))
+	for g := range accs {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		if groups[i].oracle != groups[j].oracle {
+			return groups[i].oracle < groups[j].oracle
+		}
+		return groups[i].subset < groups[j].subset
+	})
+	var out []schemas.ScoreRow
+	for _, g := range groups {
+		emit := func(metric string, v float64, n int) {
+			out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus,
+				SrcLang: k.SrcLang, TgtLang: k.TgtLang, Oracle: g.oracle, Subset: g.subset,
+				Metric: metric, Value: v, N: int64(n)})
+		}
+		var perProblem []float64
+		tests, matched, passed := 0, 0, 0
+		statuses := map[string]int{}
+		for _, pa := range accs[g] {
+			statuses[pa.programStatus]++
+			if pa.tests == 0 {
+				continue // every test of this problem was language-dependent or had no oracle
+			}
+			tests += pa.tests
+			matched += pa.matched
+			ca := float64(pa.matched) / float64(pa.tests)
+			perProblem = append(perProblem, ca)
+			if pa.matched == pa.tests {
+				passed++
+			}
+		}
+		n := len(perProblem)
+		if tests > 0 {
+			emit("ca_overall", float64(matched)/float64(tests), tests)
+		}
+		if n > 0 {
+			emit("ca_mean", stats.Mean(perProblem), n)
+			emit("ca_median", stats.Median(perProblem), n)
+			emit("ca_std", stats.Std(perProblem), n)
+			emit("pass_rate", float64(passed)/float64(n), n)
+		}
+		emit("problems", float64(n), n)
+		emit("tests", float64(tests), tests)
+		emit("oracle_failures", float64(oracleFailures[g]), oracleFailures[g])
+		names := make([]string, 0, len(statuses))
+		for s := range statuses {
+			names = append(names, s)
+		}
+		sort.Strings(names)
+		for _, s := range names {
+			emit("status_"+s, float64(statuses[s]), len(accs[g]))
+		}
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func near(t *testing.T, name string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.12g, want %.12g", name, got, want)
+	}
+}
+
+func TestDescriptive(t *testing.T) {
+	xs := []float64{3, 1, 4, 1, 5, 9, 2, 6}
+	near(t, "mean", Mean(xs), 31.0/8, 1e-12)
+	near(t, "median", Median(xs), 3.5, 1e-12)
+	near(t, "median odd", Median([]float64{5, 1, 3}), 3, 0)
+	// population std: sqrt(sum((x-m)^2)/n)
+	m := 31.0 / 8
+	s := 0.0
+	for _, x := range xs {
+		s += (x - m) * (x - m)
+	}
+	near(t, "std", Std(xs), math.Sqrt(s/8), 1e-12)
+	if !math.IsNaN(Mean(nil)) || !math.IsNaN(Median(nil)) || !math.IsNaN(Std(nil)) {
+		t.Error("empty input should give NaN")
+	}
+}
+
+func TestStudentTClosedForms(t *testing.T) {
+	// df=1 is the Cauchy distribution: P(|T|>1) = 0.5, P(|T|>t) = 1 - 2/pi*atan(t).
+	for _, x := range []float64{0.3, 1, 2.5, 10} {
+		near(t, "t1", StudentTTwoSided(x, 1), 1-2/math.Pi*math.Atan(x), 1e-10)
+	}
+	// df=2: P(|T|>t) = 1 - t/sqrt(2+t^2).
+	for _, x := range []float64{0.1, 1, 3, 7} {
+		near(t, "t2", StudentTTwoSided(x, 2), 1-x/math.Sqrt(2+x*x), 1e-10)
+	}
+	// Large df tends to the normal: P(|Z|>1.96) = 0.0499958.
+	near(t, "t_inf", StudentTTwoSided(1.959963984540054, 1e7), 0.05, 1e-5)
+}
+
+func TestPearsonSpearman(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 5}
+	y := []float64{2, 4, 5, 4, 5}
+	c := Pearson(x, y)
+	// r = 6 / sqrt(10 * 6)
+	near(t, "pearson r", c.R, 6/math.Sqrt(60), 1e-12)
+	tt := c.R * math.Sqrt(3/(1-c.R*c.R))
+	near(t, "pearson p", c.P, StudentTTwoSided(tt, 3), 1e-12)
+	near(t, "pearson p value", c.P, 0.1240270626, 1e-6)
+	near(t, "r2", R2(x, y), 0.6, 1e-12)
+
+	// Ranks with ties: y ranks = [1, 2.5, 4.5, 2.5, 4.5]
+	r := Ranks(y)
+	want := []float64{1, 2.5, 4.5, 2.5, 4.5}
+	for i := range r {
+		near(t, "rank", r[i], want[i], 0)
+	}
+	s := Spearman(x, y)
+	near(t, "spearman", s.R, Pearson(x, want).R, 1e-12)
+	// A monotone but non-linear relation has rho exactly 1 and p 0.
+	s = Spearman([]float64{1, 2, 3, 4}, []float64{1, 8, 27, 64})
+	near(t, "spearman monotone", s.R, 1, 1e-12)
+	near(t, "spearman monotone p", s.P, 0, 0)
+	if c := Pearson([]float64{1, 1, 1}, []float64{1, 2, 3}); !math.IsNaN(c.R) {
+		t.Error("constant variable should give NaN")
+	}
+}
