@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"transmute/io/blobs"
@@ -59,9 +58,6 @@ func main() {
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
 	flag.Var(&translators, "translator", "translator spec, repeatable: recorded:PATH, identity:, builtin:")
-	if f := flag.Lookup("runner"); f != nil && f.Value.String() == "" || f != nil && f.Value.String() == "direct" {
-		_ = f.Value.Set("prism")
-	}
 	flag.Parse()
 	beam.Init()
 

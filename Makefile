@@ -1,0 +1,47 @@
+# Transmute. `make run` evaluates the bundled corpus; `make test` runs the tests.
+SHELL   := /bin/bash
+GO      ?= go
+BIN     := bin/launch
+SHARED  ?= ../shared/corpora
+TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
+
+.PHONY: all deps build run test test-short bench eval-shared clean vet
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/launch
+
+# The main job on our bundled corpus: tables under out/run/, a summary on stdout.
+run: build
+	$(BIN) --config data/configs/run.json
+
+# Every test; those on ../shared/corpora skip when it is absent.
+test: deps
+	$(GO) vet ./...
+	$(GO) test -timeout 30m -count=1 ./...
+
+test-short: deps
+	$(GO) test -short -count=1 ./...
+
+# The four recorded LLMs of ../shared/corpora on all six directions (TransCoder-test
+# problems and TRACE tasks), plus the harness-fidelity report; under out/shared/.
+eval-shared: build
+	@test -d $(SHARED) || { echo "eval-shared needs $(SHARED)"; exit 1; }
+	$(BIN) --corpus transcoder:$(SHARED)/transcoder-test --corpus trace:$(SHARED)/trace \
+	  $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) --out out/shared --run shared
+	$(GO) run ./cmd/report fidelity out/shared | tee out/shared/fidelity-report.txt
+
+# Benchmarks print BENCH lines comparing against the naive way in the same run.
+bench: deps
+	@mkdir -p out
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count=1 ./... | tee out/bench.txt | grep -E '^(BENCH|Benchmark|ok|FAIL)'
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,140 @@
+// Command report prints readable reports from a run's tables.
+//
+//	report fidelity OUT   harness fidelity per language pair, and every disagreement
+//	                      not explained by integer overflow or floating point
+//	report scores OUT     CA and pass rate per translator, corpus and direction
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+
+	"transmute/io/blobs"
+	"transmute/io/sink"
+	"transmute/pipelines"
+	"transmute/schemas"
+)
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores OUTPUT_DIR_OR_URL")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	b, err := blobs.Open(ctx, os.Args[2])
+	if err != nil {
+		fatal(err)
+	}
+	defer b.Close()
+	switch os.Args[1] {
+	case "fidelity":
+		err = fidelity(ctx, os.Args[2])
+	case "scores":
+		err = pipelines.PrintSummary(ctx, os.Stdout, b)
+	default:
+		err = fmt.Errorf("unknown report %q", os.Args[1])
+	}
+	if err != nil {
+		fatal(err)
+	}
+}
+
+func fidelity(ctx context.Context, out string) error {
+	b, err := blobs.Open(ctx, out)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	rows, err := sink.Read[schemas.FidelityRow](ctx, b, "fidelity")
+	if err != nil {
+		return err
+	}
+	execs, err := sink.Read[schemas.ExecutionRow](ctx, b, "executions")
+	if err != nil {
+		return err
+	}
+	type pair struct{ a, b string }
+	type acc struct {
+		tests, agree int
+		causes       map[string]int
+		problems     map[string]bool
+	}
+	m := map[pair]*acc{}
+	var others []schemas.FidelityRow
+	for _, r := range rows {
+		k := pair{r.LangA, r.LangB}
+		a := m[k]
+		if a == nil {
+			a = &acc{causes: map[string]int{}, problems: map[string]bool{}}
+			m[k] = a
+		}
+		a.tests++
+		a.problems[r.ProblemID] = true
+		if r.Agree {
+			a.agree++
+		} else {
+			a.causes[r.Cause]++
+			if r.Cause == "other" {
+				others = append(others, r)
+			}
+		}
+	}
+	pairs := make([]pair, 0, len(m))
+	for k := range m {
+		pairs = append(pairs, k)
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].a+pairs[i].b < pairs[j].a+pairs[j].b })
+	fmt.Printf("%-14s %8s %6s %8s %8s %8s %6s %s\n", "pair", "problems", "tests", "agree", "overflow", "float", "other", "agree w/o overflow+float")
+	for _, k := range pairs {
+		a := m[k]
+		ov, fl, ot := a.causes["integer_overflow"], a.causes["float_precision"], a.causes["other"]
+		rest := a.tests - ov - fl
+		rate := 1.0
+		if rest > 0 {
+			rate = float64(a.agree) / float64(rest)
+		}
+		fmt.Printf("%-14s %8d %6d %8d %8d %8d %6d %.4f\n", k.a+"-"+k.b, len(a.problems), a.tests, a.agree, ov, fl, ot, rate)
+	}
+	// Gold programs that did not run cleanly: problems lost to the harness.
+	lost := map[string]string{}
+	for _, e := range execs {
+		if e.Role == "gold" && e.Status != schemas.StatusOK {
+			lost[e.ProblemID+" "+e.Lang] = e.Status
+		}
+	}
+	fmt.Printf("\ngold programs not ok: %d\n", len(lost))
+	keys := make([]string, 0, len(lost))
+	for k := range lost {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("  %s: %s\n", k, lost[k])
+	}
+	sort.Slice(others, func(i, j int) bool {
+		if others[i].ProblemID != others[j].ProblemID {
+			return others[i].ProblemID < others[j].ProblemID
+		}
+		return others[i].TestIndex < others[j].TestIndex
+	})
+	fmt.Printf("\ndisagreements of cause other: %d\n", len(others))
+	for _, r := range others {
+		fmt.Printf("  %s #%d %s-%s: %s=%s (%s) vs %s=%s (%s)\n", r.ProblemID, r.TestIndex, r.LangA, r.LangB,
+			r.LangA, clip(r.ValueA), r.StatusA, r.LangB, clip(r.ValueB), r.StatusB)
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "report:", err)
+	os.Exit(1)
+}
