@@ -25,6 +25,18 @@ type Request struct {
 	Entry     string // the source function's name
 	Params    []schemas.Param
 	Returns   string
+	// Feedback, when set, carries the previous round's translation and how it ran
+	// (for refinement prompts such as TRACE's perf-self-refine).
+	Feedback *Feedback
+}
+
+// Feedback describes a previous translation's execution.
+type Feedback struct {
+	PrevCode     string
+	TestResult   float64 // share of tests passed
+	ExecFeedback string
+	TimeSec      float64
+	MemMB        float64
 }
 
 // Translation is one output (one sample) of a translator.

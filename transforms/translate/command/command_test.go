@@ -1,0 +1,86 @@
+package command
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transmute/schemas"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+func script(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	p := filepath.Join(dir, "tool.sh")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func req() translate.Request {
+	return translate.Request{ProblemID: "P", SrcLang: schemas.Java, TgtLang: schemas.Python, Code: "static int f(int x) { return x; }"}
+}
+
+func TestStdinStdout(t *testing.T) {
+	// A "translator" that turns the Java source into a Python function, via stdin.
+	p := script(t, "read line\necho 'import math'\necho 'def f(x):'\necho \"    return x  # from: $1 $2\"\n")
+	tr, err := Open(p + "?arg={src}&arg={tgt}&name=toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tr.Translate(context.Background(), req())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Status != schemas.TranslationOK || out[0].Imports != "import math" ||
+		out[0].Code != "def f(x):\n    return x  # from: java python" || tr.Name() != "toy" {
+		t.Fatalf("got %+v", out[0])
+	}
+}
+
+func TestFilesAndFailures(t *testing.T) {
+	p := script(t, "grep -q 'static int f' \"$1\" && printf 'def f(x):\\n    return x\\n' > \"$2\"\n")
+	tr, err := Open(p + "?arg={in}&arg={out}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := tr.Translate(context.Background(), req())
+	if out[0].Status != schemas.TranslationOK || !strings.HasPrefix(out[0].Code, "def f(x):") {
+		t.Fatalf("file mode: %+v", out[0])
+	}
+
+	fail := script(t, "echo 'cannot parse' >&2; exit 3\n")
+	tr, _ = Open(fail)
+	out, _ = tr.Translate(context.Background(), req())
+	if out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "exit 3") || !strings.Contains(out[0].Error, "cannot parse") {
+		t.Errorf("failing tool: %+v", out[0])
+	}
+
+	hang := script(t, "sleep 30\n")
+	tr, _ = Open(hang + "?timeout=300ms")
+	out, _ = tr.Translate(context.Background(), req())
+	if out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "timed out") {
+		t.Errorf("hanging tool: %+v", out[0])
+	}
+}
+
+func TestNoSecretsInTheToolsEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-secret-for-command-test")
+	p := script(t, "echo \"def f(x):\"; echo \"    return '$OPENAI_API_KEY'\"\n")
+	tr, _ := Open(p)
+	out, _ := tr.Translate(context.Background(), req())
+	if strings.Contains(out[0].Code, "sk-secret") {
+		t.Fatalf("the tool saw the parent's API key: %q", out[0].Code)
+	}
+}
