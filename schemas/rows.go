@@ -117,3 +117,42 @@ type FidelityRow struct {
 	StatusA string `parquet:"status_a"`
 	StatusB string `parquet:"status_b"`
 }
+
+// VariantRow is one mutant or metamorphic variant of a problem's function.
+type VariantRow struct {
+	Run       string `parquet:"run"`
+	ProblemID string `parquet:"problem_id"`
+	Corpus    string `parquet:"corpus"`
+	VariantID string `parquet:"variant_id"` // deterministic content hash
+	Kind      string `parquet:"kind"`       // mutant | metamorphic | context
+	Lang      string `parquet:"lang"`
+	Operator  string `parquet:"operator"`
+	Line      int32  `parquet:"line"`
+	Col       int32  `parquet:"col"`
+	Original  string `parquet:"original"`
+	Mutated   string `parquet:"mutated"`
+	Diff      string `parquet:"diff"`
+	Code      string `parquet:"code"`
+}
+
+// MutantResultRow is the MBTA verdict on one mutant and one translator (seed 000).
+type MutantResultRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	ProblemID  string `parquet:"problem_id"`
+	VariantID  string `parquet:"variant_id"`
+	Operator   string `parquet:"operator"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	// Verdict: anomalous (the source mutant itself failed), killed, survived.
+	Verdict string `parquet:"verdict"`
+	// Reason: for anomalous the source status; for killed no_translation,
+	// compile_error, runtime_error, timeout, memory_limit, output_mismatch...
+	Reason        string `parquet:"reason"`
+	FirstDiffTest int32  `parquet:"first_diff_test"` // -1 when none
+	Expected      string `parquet:"expected"`
+	Actual        string `parquet:"actual"`
+}
+
+func (r VariantRow) ShardKey() string      { return r.ProblemID }
+func (r MutantResultRow) ShardKey() string { return r.ProblemID }

@@ -1,0 +1,202 @@
+package score
+
+import (
+	"sort"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/stats"
+	"transmute/transforms/values"
+)
+
+// Verdicts of mutation-based translation analysis (seed 000, section 3).
+const (
+	Anomalous = "anomalous"
+	Killed    = "killed"
+	Survived  = "survived"
+)
+
+// Killing reasons besides execution statuses.
+const (
+	ReasonNoTranslation = "no_translation"
+	ReasonMismatch      = "output_mismatch"
+)
+
+// Judge decides one mutant: anomalous when the source mutant does not compile,
+// raises, times out or misses an output on some test (it is then excluded); else
+// killed when the translation is missing, does not compile, raises, times out, or
+// any test's output differs from the source mutant's (eq. 2); else survived.
+// translated is false when the translator gave no runnable translation.
+func Judge(ret values.Type, src execute.Result, translated bool, tgt execute.Result, tol values.Tolerance) (verdict, reason string, firstDiff int32, expected, actual string) {
+	firstDiff = -1
+	if src.Status != schemas.StatusOK {
+		return Anomalous, src.Status, -1, "", ""
+	}
+	for _, t := range src.Tests {
+		if t.Status != schemas.StatusOK {
+			return Anomalous, t.Status, t.Index, "", t.Error
+		}
+	}
+	if !translated {
+		return Killed, ReasonNoTranslation, -1, "", ""
+	}
+	if tgt.Status == schemas.StatusCompileError {
+		return Killed, schemas.StatusCompileError, -1, "", tgt.Detail
+	}
+	for i, t := range src.Tests {
+		if i >= len(tgt.Tests) {
+			return Killed, schemas.StatusNotRun, t.Index, t.Output, ""
+		}
+		tt := tgt.Tests[i]
+		if tt.Status != schemas.StatusOK {
+			return Killed, tt.Status, t.Index, t.Output, tt.Error
+		}
+		if !values.Equal(ret, t.Output, tt.Output, tol) {
+			return Killed, ReasonMismatch, t.Index, t.Output, tt.Output
+		}
+	}
+	return Survived, "", -1, "", ""
+}
+
+// MTS computes, from the verdicts of one translator and direction, the overall MTS
+// (killed / non-anomalous), the individual MTS per problem with its mean, median and
+// std, and the MTS per operator. Anomalous mutants are excluded everywhere.
+func MTS(run string, k Key, rows []schemas.MutantResultRow) []schemas.ScoreRow {
+	var out []schemas.ScoreRow
+	emit := func(metric string, v float64, n int) {
+		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
+			TgtLang: k.TgtLang, Oracle: OracleSource, Subset: SubsetAll, Metric: metric, Value: v, N: int64(n)})
+	}
+	type acc struct{ killed, total int }
+	perProblem := map[string]*acc{}
+	perOp := map[string]*acc{}
+	killed, total, anomalous := 0, 0, 0
+	for _, r := range rows {
+		if r.Verdict == Anomalous {
+			anomalous++
+			continue
+		}
+		total++
+		p := perProblem[r.ProblemID]
+		if p == nil {
+			p = &acc{}
+			perProblem[r.ProblemID] = p
+		}
+		o := perOp[r.Operator]
+		if o == nil {
+			o = &acc{}
+			perOp[r.Operator] = o
+		}
+		p.total++
+		o.total++
+		if r.Verdict == Killed {
+			killed++
+			p.killed++
+			o.killed++
+		}
+	}
+	emit("mutants", float64(total+anomalous), total+anomalous)
+	emit("anomalous_mutants", float64(anomalous), total+anomalous)
+	emit("non_anomalous_mutants", float64(total), total)
+	if total > 0 {
+		emit("mts_overall", float64(killed)/float64(total), total)
+	}
+	var ind []float64
+	for _, p := range perProblem {
+		ind = append(ind, float64(p.killed)/float64(p.total))
+	}
+	if len(ind) > 0 {
+		emit("mts_mean", stats.Mean(ind), len(ind))
+		emit("mts_median", stats.Median(ind), len(ind))
+		emit("mts_std", stats.Std(ind), len(ind))
+	}
+	ops := make([]string, 0, len(perOp))
+	for op := range perOp {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		o := perOp[op]
+		emit("mts_op_"+op, float64(o.killed)/float64(o.total), o.total)
+	}
+	return out
+}
+
+// IndividualMTS returns each problem's MTS (non-anomalous mutants only).
+func IndividualMTS(rows []schemas.MutantResultRow) map[string]float64 {
+	type acc struct{ killed, total int }
+	m := map[string]*acc{}
+	for _, r := range rows {
+		if r.Verdict == Anomalous {
+			continue
+		}
+		a := m[r.ProblemID]
+		if a == nil {
+			a = &acc{}
+			m[r.ProblemID] = a
+		}
+		a.total++
+		if r.Verdict == Killed {
+			a.killed++
+		}
+	}
+	out := map[string]float64{}
+	for p, a := range m {
+		out[p] = float64(a.killed) / float64(a.total)
+	}
+	return out
+}
+
+// Funnel is the paper's Table 1 over the non-anomalous mutants of one translator.
+type Funnel struct {
+	NonAnomalous, TranslationOutputs, Compilable, Timeouts, Exceptions, NonAnomalousTranslations int
+}
+
+// AddTranslation counts one non-anomalous mutant's translation.
+func (f *Funnel) AddTranslation(translated bool, tgt execute.Result) {
+	f.NonAnomalous++
+	if !translated {
+		return
+	}
+	f.TranslationOutputs++
+	if tgt.Status == schemas.StatusCompileError {
+		return
+	}
+	f.Compilable++
+	timeout, exception, clean := false, false, true
+	for _, t := range tgt.Tests {
+		switch t.Status {
+		case schemas.StatusOK:
+		case schemas.StatusTimeout:
+			timeout, clean = true, false
+		case schemas.StatusRuntimeError:
+			exception, clean = true, false
+		default:
+			clean = false
+		}
+	}
+	if timeout {
+		f.Timeouts++
+	}
+	if exception {
+		f.Exceptions++
+	}
+	if clean && len(tgt.Tests) > 0 {
+		f.NonAnomalousTranslations++
+	}
+}
+
+// Rows renders the funnel as score rows (value = count, n = non-anomalous mutants).
+func (f Funnel) Rows(run string, k Key) []schemas.ScoreRow {
+	var out []schemas.ScoreRow
+	for _, m := range []struct {
+		name string
+		v    int
+	}{{"funnel_non_anomalous_mutants", f.NonAnomalous}, {"funnel_translation_outputs", f.TranslationOutputs},
+		{"funnel_compilable", f.Compilable}, {"funnel_timeouts", f.Timeouts}, {"funnel_exceptions", f.Exceptions},
+		{"funnel_non_anomalous_translations", f.NonAnomalousTranslations}} {
+		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
+			TgtLang: k.TgtLang, Oracle: OracleSource, Subset: SubsetAll, Metric: m.name, Value: float64(m.v), N: int64(f.NonAnomalous)})
+	}
+	return out
+}
