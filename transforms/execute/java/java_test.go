@@ -1,0 +1,603 @@
+package java
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
+)
+
+var (
+	testEngine *Engine
+	workDir    string
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	code := func() int {
+		var err error
+		workDir, err = os.MkdirTemp("", "transmute-java-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		os.Chmod(workDir, 0o755)
+		defer os.RemoveAll(workDir)
+		testEngine, err = Open(execute.Options{WorkDir: workDir})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "java engine:", err)
+			return 1
+		}
+		defer testEngine.Close()
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+func params(types ...string) []schemas.Param {
+	var ps []schemas.Param
+	for i, t := range types {
+		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
+	}
+	return ps
+}
+
+func tests(args ...string) []schemas.Test {
+	var ts []schemas.Test
+	for i, a := range args {
+		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
+	}
+	return ts
+}
+
+func cands(codes ...string) []execute.Candidate {
+	var cs []execute.Candidate
+	for i, c := range codes {
+		cs = append(cs, execute.Candidate{ID: fmt.Sprintf("c%d", i), Code: c})
+	}
+	return cs
+}
+
+func run(t testing.TB, b execute.Batch) []execute.Result {
+	t.Helper()
+	if b.Lang == "" {
+		b.Lang = "java"
+	}
+	res, err := testEngine.Run(context.Background(), b)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(res) != len(b.Candidates) {
+		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
+	}
+	for i, r := range res {
+		if r.CandidateID != b.Candidates[i].ID {
+			t.Fatalf("result %d is for %q, want %q", i, r.CandidateID, b.Candidates[i].ID)
+		}
+	}
+	return res
+}
+
+func TestRegistered(t *testing.T) {
+	e, err := execute.Open("java", execute.Options{WorkDir: workDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Lang() != "java" {
+		t.Fatalf("Lang() = %q", e.Lang())
+	}
+	if st, err := os.Stat(testEngine.ClassDir()); err != nil || st.Mode().Perm()&0o005 != 0o005 {
+		t.Fatalf("class dir %s not world-readable: %v %v", testEngine.ClassDir(), st.Mode(), err)
+	}
+	t.Logf("read-only paths for the sandbox: %v", testEngine.readOnly)
+}
+
+// TestRoundTrip passes values of every type through an identity function (and, for
+// void, a mutating one) and checks that the output is the canonical input.
+func TestRoundTrip(t *testing.T) {
+	cases := []struct {
+		typ, jtype string
+		args       []string
+		want       []string // expected outputs; nil means the argument itself
+		body       string   // method body; default returns the argument
+		ret        string
+	}{
+		{typ: "int", jtype: "int", args: []string{"0", "2147483647", "-2147483648", "42"}},
+		{typ: "long", jtype: "long", args: []string{"9223372036854775807", "-9223372036854775808", "12345678901"}},
+		{typ: "float", jtype: "float", args: []string{"0.1", "1.5", "-2.25", "1e10", `"NaN"`, `"-Infinity"`, "3.4028235e38"}},
+		{typ: "double", jtype: "double", args: []string{"0.1", "0.3333333333333333", "1e-300", "-0.0", "1.7976931348623157e308", `"Infinity"`, "2.5e-8", "123456789.125"}},
+		{typ: "bool", jtype: "boolean", args: []string{"true", "false"}},
+		{typ: "char", jtype: "char", args: []string{`"a"`, `"\n"`, `"é"`, `"\""`, `"\\"`}},
+		{typ: "string", jtype: "String", args: []string{`"hello"`, `""`, `"üñí 😀"`, `"q\"b\\s\tt\u0001"`}},
+		{typ: "int[]", jtype: "int[]", args: []string{"[1,2,3]", "[]", "[-2147483648]"}},
+		{typ: "int[][]", jtype: "int[][]", args: []string{"[[1,2],[3]]", "[]", "[[]]"}},
+		{typ: "char[]", jtype: "char[]", args: []string{`["a","b"]`, `"xyz"`, `[]`}},
+		{typ: "string[]", jtype: "String[]", args: []string{`["a","b c"]`, `[""]`}},
+		{typ: "double[]", jtype: "double[]", args: []string{`[0.5,1e100,"NaN"]`}},
+		{typ: "long[]", jtype: "ArrayList<Long>", args: []string{`[1,9223372036854775807]`}},
+		{typ: "int[]", jtype: "int[]", ret: "void", body: "for (int i = 0; i < x.length; i++) x[i] *= 2;",
+			args: []string{"[1,2,3]", "[]"}, want: []string{"[[2,4,6]]", "[[]]"}},
+		{typ: "char[]", jtype: "char[]", ret: "void", body: "java.util.Arrays.sort(x);",
+			args: []string{`"dcba"`}, want: []string{`[["a","b","c","d"]]`}},
+	}
+	for _, tc := range cases {
+		name := tc.typ
+		if tc.ret != "" {
+			name = tc.ret + "_" + tc.typ
+		}
+		t.Run(strings.ReplaceAll(name, "[]", "_arr"), func(t *testing.T) {
+			ret, rjtype, body := tc.typ, tc.jtype, tc.body
+			if tc.ret != "" {
+				ret, rjtype = tc.ret, tc.ret
+			}
+			if body == "" {
+				body = "return x;"
+			}
+			code := fmt.Sprintf("static %s id(%s x) { %s }", rjtype, tc.jtype, body)
+			var ts []string
+			for _, a := range tc.args {
+				ts = append(ts, "["+a+"]")
+			}
+			b := execute.Batch{ProblemID: "RT", Params: params(tc.typ), Returns: ret, Tests: tests(ts...), Candidates: cands(code)}
+			r := run(t, b)[0]
+			if r.Status != schemas.StatusOK {
+				t.Fatalf("status %s: %s %+v", r.Status, r.Detail, r.Tests)
+			}
+			rt := values.MustParseType(ret)
+			for i, a := range tc.args {
+				var want string
+				var err error
+				if tc.want != nil {
+					want, err = values.Canonical(rt, tc.want[i])
+				} else {
+					want, err = values.Canonical(rt, a)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := r.Tests[i]
+				if got.Status != schemas.StatusOK || got.Output != want {
+					t.Errorf("arg %s: got %s %q (%s), want %q", a, got.Status, got.Output, got.Error, want)
+				}
+				if got.CPUTime <= 0 || got.WallTime <= 0 {
+					t.Errorf("arg %s: no time measured: %+v", a, got)
+				}
+			}
+		})
+	}
+}
+
+func TestCompileErrorIsolated(t *testing.T) {
+	b := execute.Batch{
+		Params: params("int", "int"), Returns: "int",
+		Tests: tests("[1,2]", "[40,2]", "[1,"),
+		Candidates: cands(
+			"static int add(int a, int b) { return a + b; }",
+			"static int add(int a, int b) { return a + ; }",
+			"static int add(int a, int b) {\n  return \"x\";\n}",
+			"static int helper(int a) { return a * 10; }\nstatic int add(int a, int b) { return helper(a) + b; }",
+			"static int add(int a, int b) { return Math.max(a, b); }",
+		),
+	}
+	res := run(t, b)
+	want := map[int][]string{0: {"3", "42"}, 3: {"12", "402"}, 4: {"2", "40"}}
+	for i, outs := range want {
+		r := res[i]
+		if r.Status != schemas.StatusOK {
+			t.Fatalf("candidate %d: %s %s %+v", i, r.Status, r.Detail, r.Tests)
+		}
+		for j, o := range outs {
+			if r.Tests[j].Output != o {
+				t.Errorf("candidate %d test %d: got %q want %q", i, j, r.Tests[j].Output, o)
+			}
+		}
+	}
+	for _, i := range []int{1, 2} {
+		r := res[i]
+		if r.Status != schemas.StatusCompileError || !strings.Contains(r.Detail, "line ") {
+			t.Errorf("candidate %d: got %s %q, want compile_error with a line", i, r.Status, r.Detail)
+		}
+		for _, tr := range r.Tests {
+			if tr.Status != schemas.StatusCompileError {
+				t.Errorf("candidate %d: test status %s", i, tr.Status)
+			}
+		}
+	}
+	// a malformed test is the harness's fault, and does not stop the others
+	if tr := res[0].Tests[2]; tr.Status != schemas.StatusInfraError {
+		t.Errorf("malformed test: %s %q", tr.Status, tr.Error)
+	}
+	// the line number is the candidate's own
+	if !strings.Contains(res[2].Detail, "line 2:") {
+		t.Errorf("candidate 2 detail %q, want line 2", res[2].Detail)
+	}
+}
+
+func TestTimeoutThenOthersRun(t *testing.T) {
+	b := execute.Batch{
+		Params: params("int"), Returns: "int",
+		Tests: tests("[1]", "[2]", "[3]"),
+		Candidates: cands(
+			"static int f(int x) { return x * 2; }",
+			"static int f(int x) { while (true) { x++; } }",
+			"static int f(int x) { return x * 3; }",
+			// sleeps: no CPU used, the supervisor's wall-time limit ends it
+			"static int f(int x) { try { Thread.sleep(600000); } catch (InterruptedException e) {} return 0; }",
+			"static int f(int x) { return x * 4; }",
+		),
+		Limits: sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: 4 * time.Second},
+	}
+	start := time.Now()
+	res := run(t, b)
+	t.Logf("batch took %v", time.Since(start))
+	for i, mult := range map[int]int{0: 2, 2: 3, 4: 4} {
+		r := res[i]
+		if r.Status != schemas.StatusOK {
+			t.Fatalf("candidate %d: %s %s %+v", i, r.Status, r.Detail, r.Tests)
+		}
+		for j := range r.Tests {
+			if want := fmt.Sprint((j + 1) * mult); r.Tests[j].Output != want {
+				t.Errorf("candidate %d test %d: %q want %q", i, j, r.Tests[j].Output, want)
+			}
+		}
+	}
+	// the busy loop is stopped by the worker's CPU watchdog, the sleeper by the supervisor
+	if e := res[1].Tests[0].Error; !strings.Contains(e, "CPU time") {
+		t.Errorf("candidate 1 error %q, want the CPU time limit", e)
+	}
+	if e := res[3].Tests[0].Error; !strings.Contains(e, "wall time") {
+		t.Errorf("candidate 3 error %q, want the wall time limit", e)
+	}
+	for _, i := range []int{1, 3} {
+		r := res[i]
+		if r.Status != schemas.StatusTimeout {
+			t.Errorf("candidate %d: status %s (%s), want timeout", i, r.Status, r.Detail)
+		}
+		for j, tr := range r.Tests {
+			if tr.Status != schemas.StatusTimeout {
+				t.Errorf("candidate %d test %d: %s, want timeout", i, j, tr.Status)
+			}
+		}
+	}
+}
+
+func TestExitBlockedAndExceptions(t *testing.T) {
+	b := execute.Batch{
+		Params: params("int"), Returns: "int",
+		Tests: tests("[0]", "[5]"),
+		Candidates: cands(
+			"static int f(int x) { System.exit(7); return 1; }",
+			"static int f(int x) { Runtime.getRuntime().halt(7); return 1; }",
+			"static int f(int x) { return 10 / x; }",
+			"static int f(int x) { return f(x + 1) + 1; }",
+			"static int f(int x) { long[] a = new long[1 << 30]; return a.length; }",
+			"static int f(int x) { if (x == 0) throw new IllegalStateException(\"zero\"); System.out.println(\"noise\"); return x; }",
+			"static int f(int x) { return x + 1; }",
+			// the worker's state and the protocol stream are out of reach
+			"static int f(int x) throws Exception { java.lang.reflect.Field fl = Class.forName(\"transmute.runner.Runner\").getDeclaredField(\"allowExit\"); fl.setAccessible(true); fl.set(null, true); System.exit(1); return 0; }",
+			"static int f(int x) throws Exception { try (FileOutputStream o = new FileOutputStream(\"/dev/stdout\")) { o.write(\"{\\\"c\\\":9,\\\"done\\\":true}\\n\".getBytes()); } return x; }",
+			"static int f(int x) { for (int i = 0; i < 100000; i++) System.out.println(\"spam spam spam\"); return x; }",
+		),
+		Limits: sandbox.Limits{MemoryBytes: 256 << 20, OutputBytes: 64 << 10},
+	}
+	res := run(t, b)
+	expect := []struct {
+		status, err0 string // status and error of test 0
+		out1         string // output of test 1 when ok
+	}{
+		{schemas.StatusRuntimeError, "SecurityException: System.exit(7) is not allowed", ""},
+		{schemas.StatusRuntimeError, "SecurityException", ""},
+		{schemas.StatusRuntimeError, "ArithmeticException: / by zero", "2"},
+		{schemas.StatusRuntimeError, "StackOverflowError", ""},
+		{schemas.StatusMemoryLimit, "OutOfMemoryError", ""},
+		{schemas.StatusRuntimeError, "IllegalStateException: zero", "5"},
+		{schemas.StatusOK, "", "6"},
+		{schemas.StatusRuntimeError, "SecurityException: setAccessible is not allowed", ""},
+		{schemas.StatusRuntimeError, "SecurityException: writing to /dev/stdout is not allowed", ""},
+		{schemas.StatusOutputLimit, "output limit exceeded", ""},
+	}
+	for i, e := range expect {
+		r := res[i]
+		t0 := r.Tests[0]
+		if t0.Status != e.status || !strings.HasPrefix(t0.Error, e.err0) {
+			t.Errorf("candidate %d test 0: %s %q, want %s %q", i, t0.Status, t0.Error, e.status, e.err0)
+		}
+		if e.out1 != "" && (r.Tests[1].Status != schemas.StatusOK || r.Tests[1].Output != e.out1) {
+			t.Errorf("candidate %d test 1: %s %q, want %s", i, r.Tests[1].Status, r.Tests[1].Output, e.out1)
+		}
+		if i == 4 && r.Status != schemas.StatusMemoryLimit {
+			t.Errorf("candidate 4 status %s, want memory_limit", r.Status)
+		}
+	}
+}
+
+func TestEntryAndConversions(t *testing.T) {
+	b := execute.Batch{
+		Params: params("int[]", "int"), Returns: "long",
+		Tests: tests("[[3,1,2],3]"),
+		Candidates: []execute.Candidate{
+			// entry by name, helper declared after it
+			{ID: "named", Entry: "sum", Code: "static long sum(int[] a, int n) { return twice(a[0]) + n; }\nstatic long twice(int v) { return 2L * v; }"},
+			// list parameter, import in the code, a Pair from javafx.util
+			{ID: "list", Code: "import java.util.function.IntBinaryOperator;\nstatic long g(List<Integer> a, int n) { Pair<Integer,Integer> p = new Pair<>(a.get(0), n); IntBinaryOperator op = (x, y) -> x * y; return op.applyAsInt(p.getKey(), p.getValue()); }"},
+			// instance method, Integer box
+			{ID: "inst", Code: "long h(Integer[] a, Integer n) { long s = 0; for (Integer v : a) s += v; return s * n; }"},
+			{ID: "missing", Entry: "nope", Code: "static long h(int[] a, int n) { return 0; }"},
+			// a whole class, with a package line and a main to skip
+			{ID: "class", Code: "package foo.bar;\nimport java.util.Arrays;\npublic class Solution {\n  public static long best(int[] a, int n) { return Arrays.stream(a).max().getAsInt() * (long) n; }\n  public static void main(String[] args) {}\n}"},
+		},
+	}
+	res := run(t, b)
+	want := map[string]string{"named": "9", "list": "9", "inst": "18", "class": "9"}
+	for _, r := range res {
+		if w, ok := want[r.CandidateID]; ok {
+			if r.Status != schemas.StatusOK || r.Tests[0].Output != w {
+				t.Errorf("%s: %s %q %q (%s), want %s", r.CandidateID, r.Status, r.Tests[0].Output, r.Detail, r.Tests[0].Error, w)
+			}
+		}
+	}
+	if r := res[3]; r.Status != schemas.StatusCompileError || !strings.Contains(r.Detail, "nope") {
+		t.Errorf("missing entry: %s %q", r.Status, r.Detail)
+	}
+}
+
+// corpora finds ../shared/corpora from the module root.
+func corpora(t testing.TB) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found; cannot locate ../shared/corpora")
+		}
+		dir = parent
+	}
+	c := filepath.Join(dir, "..", "shared", "corpora")
+	if _, err := os.Stat(c); err != nil {
+		t.Skipf("corpora not found at %s (only present beside the development checkout)", c)
+	}
+	return c
+}
+
+var goldSig = regexp.MustCompile(`^\s*static\s+(int|long|boolean)\s+(\w+)\s*\(([^)]*)\)`)
+
+// TestTranscoderGold runs three real TransCoder-test gold Java functions (the first
+// ones taking only int parameters) in one batch and compares every output with a
+// plain javac+java run of the same function.
+func TestTranscoderGold(t *testing.T) {
+	path := filepath.Join(corpora(t), "transcoder-test", "gold.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("gold.jsonl absent: %v", err)
+	}
+	defer f.Close()
+	type gold struct {
+		id, code, name, ret string
+		arity               int
+	}
+	var golds []gold
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() && len(golds) < 3 {
+		var row map[string]string
+		if json.Unmarshal(sc.Bytes(), &row) != nil {
+			continue
+		}
+		code := row["java"]
+		m := goldSig.FindStringSubmatch(code)
+		if m == nil || strings.Count(code, "static ") != 1 {
+			continue
+		}
+		ps := strings.Split(m[3], ",")
+		ok := strings.TrimSpace(m[3]) != ""
+		for _, p := range ps {
+			if fs := strings.Fields(p); len(fs) != 2 || fs[0] != "int" {
+				ok = false
+			}
+		}
+		if ok && len(ps) <= 3 {
+			golds = append(golds, gold{row["sample_id"], code, m[2], m[1], len(ps)})
+		}
+	}
+	if len(golds) < 3 {
+		t.Skipf("found only %d suitable gold functions", len(golds))
+	}
+	// one batch per arity: put the three in one batch when they share it, else run each
+	inputs := [][]int{{1, 2, 3}, {7, 3, 5}, {12, 4, 2}, {0, 1, 1}, {25, 6, 9}}
+	var naive strings.Builder
+	naive.WriteString("import java.util.*;\npublic class Main {\n")
+	for i, g := range golds {
+		fmt.Fprintf(&naive, "static class G%d {\n%s\n}\n", i, g.code)
+	}
+	naive.WriteString("public static void main(String[] a) {\n")
+	for i, g := range golds {
+		for _, in := range inputs {
+			args := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(in[:g.arity])), ","), "[]")
+			fmt.Fprintf(&naive, "System.out.println(G%d.%s(%s));\n", i, g.name, args)
+		}
+	}
+	naive.WriteString("}\n}\n")
+	wantOut, _ := naiveRun(t, naive.String())
+	wantLines := strings.Fields(wantOut)
+	k := 0
+	for _, g := range golds {
+		var ps []string
+		for i := 0; i < g.arity; i++ {
+			ps = append(ps, "int")
+		}
+		var ts []string
+		for _, in := range inputs {
+			js, _ := json.Marshal(in[:g.arity])
+			ts = append(ts, string(js))
+		}
+		ret := map[string]string{"int": "int", "long": "long", "boolean": "bool"}[g.ret]
+		// the gold function and a (trivially) different variant of it, in one batch
+		b := execute.Batch{ProblemID: g.id, Params: params(ps...), Returns: ret, Tests: tests(ts...),
+			Candidates: []execute.Candidate{{ID: g.id, Code: g.code}, {ID: g.id + "#2", Code: "// variant\n" + g.code, Entry: g.name}}}
+		res := run(t, b)
+		for _, r := range res {
+			if r.Status != schemas.StatusOK {
+				t.Fatalf("%s: %s %s", r.CandidateID, r.Status, r.Detail)
+			}
+			for j, tr := range r.Tests {
+				if tr.Output != wantLines[k+j] {
+					t.Errorf("%s test %d: got %q, javac+java gives %q", r.CandidateID, j, tr.Output, wantLines[k+j])
+				}
+			}
+		}
+		k += len(inputs)
+		t.Logf("%s (%s): outputs %v", g.id, g.name, outputs(res[0]))
+	}
+}
+
+func outputs(r execute.Result) []string {
+	var o []string
+	for _, t := range r.Tests {
+		o = append(o, t.Output)
+	}
+	return o
+}
+
+// naiveRun compiles and runs one Main class the plain way (javac, then java) and
+// returns its stdout and the time taken.
+func naiveRun(t testing.TB, src string) (string, time.Duration) {
+	t.Helper()
+	dir, err := os.MkdirTemp(workDir, "naive-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "Main.java"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if out, err := exec.Command("javac", "-d", dir, filepath.Join(dir, "Main.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	out, err := exec.Command("java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", dir, "Main").Output()
+	if err != nil {
+		t.Fatalf("java: %v\n%s", err, out)
+	}
+	return string(out), time.Since(start)
+}
+
+// BenchmarkJavaBatch runs 200 trivial variants (3 tests each) in one batch and
+// reports ns/variant; it also times a few variants the naive way (javac+java per
+// variant) and reports the extrapolated ratio naive/batch.
+func BenchmarkJavaBatch(b *testing.B) {
+	const n = 200
+	var cs []execute.Candidate
+	for i := 0; i < n; i++ {
+		cs = append(cs, execute.Candidate{ID: fmt.Sprint(i),
+			Code: fmt.Sprintf("static int f(int x, int y) { int s = 0; for (int i = 0; i < x; i++) s += i * %d + y; return s; }", i)})
+	}
+	batch := execute.Batch{Params: params("int", "int"), Returns: "int", Tests: tests("[10,1]", "[100,2]", "[0,3]"), Candidates: cs}
+	b.ResetTimer()
+	start := time.Now()
+	for it := 0; it < b.N; it++ {
+		res := run(b, batch)
+		if res[n-1].Status != schemas.StatusOK || res[n-1].Tests[0].Output != fmt.Sprint(45*(n-1)+10) {
+			b.Fatalf("last variant: %+v", res[n-1])
+		}
+	}
+	batchPer := time.Since(start) / time.Duration(b.N*n)
+	b.StopTimer()
+	b.ReportMetric(float64(batchPer.Nanoseconds()), "ns/variant")
+	// the naive way, for a handful of variants
+	const naiveN = 3
+	var naiveTotal time.Duration
+	for i := 0; i < naiveN; i++ {
+		src := fmt.Sprintf("public class Main {\n%s\npublic static void main(String[] a) {\nSystem.out.println(f(10, 1));\nSystem.out.println(f(100, 2));\nSystem.out.println(f(0, 3));\n}\n}\n", cs[i].Code)
+		_, d := naiveRun(b, src)
+		naiveTotal += d
+	}
+	naivePer := naiveTotal / naiveN
+	b.ReportMetric(float64(naivePer.Nanoseconds()), "naive-ns/variant")
+	b.ReportMetric(float64(naivePer)/float64(batchPer), "naive/batch")
+	b.Logf("batch: %v per variant; naive javac+java: %v per variant (200 variants: %v vs %v)",
+		batchPer, naivePer, batchPer*n, naivePer*n)
+}
+
+// fakeEngine is an engine whose "JVM" is a shell script, to test the supervisor.
+func fakeEngine(t *testing.T, script string) *Engine {
+	t.Helper()
+	dir, err := os.MkdirTemp(workDir, "fake-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	p := filepath.Join(dir, "java")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &Engine{java: p, javaHome: dir, classDir: dir, readOnly: []string{dir}}
+}
+
+// TestWorkerCrashResumes: the worker dies in the middle of candidate 1; candidate 1
+// gets runtime_error on its remaining test and a fresh worker runs candidate 2.
+func TestWorkerCrashResumes(t *testing.T) {
+	e := fakeEngine(t, `job=$(cat)
+start=$(echo "$job" | sed -n 's/.*"start":\([0-9]*\).*/\1/p')
+c=$start
+while [ $c -le 2 ]; do echo "{\"c\":$c,\"compile\":\"ok\"}"; c=$((c+1)); done
+c=$start
+while [ $c -le 2 ]; do
+  echo "{\"c\":$c,\"t\":0,\"s\":\"ok\",\"v\":$((c*10)),\"cpu_ns\":5,\"wall_ns\":6}"
+  if [ $c -eq 1 ]; then echo "boom" >&2; kill -SEGV $$; fi
+  echo "{\"c\":$c,\"t\":1,\"s\":\"ok\",\"v\":$((c*10+1)),\"cpu_ns\":5,\"wall_ns\":6}"
+  echo "{\"c\":$c,\"done\":true}"
+  c=$((c+1))
+done
+`)
+	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+		Candidates: cands("a", "b", "c")}
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0]; r.Status != schemas.StatusOK || r.Tests[1].Output != "1" {
+		t.Errorf("candidate 0: %+v", r)
+	}
+	if r := res[1]; r.Status != schemas.StatusRuntimeError || r.Tests[0].Output != "10" ||
+		r.Tests[1].Status != schemas.StatusRuntimeError || !strings.Contains(r.Tests[1].Error, "died") {
+		t.Errorf("candidate 1: %+v", r)
+	}
+	if r := res[2]; r.Status != schemas.StatusOK || r.Tests[0].Output != "20" || r.Tests[1].Output != "21" {
+		t.Errorf("candidate 2: %+v", r)
+	}
+}
+
+// TestWorkerNeverStarts: a worker that always fails gets every candidate an
+// infra_error after a bounded number of attempts.
+func TestWorkerNeverStarts(t *testing.T) {
+	e := fakeEngine(t, "cat >/dev/null; echo 'no JVM here' >&2; exit 1\n")
+	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]"), Candidates: cands("a", "b")}
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Status != schemas.StatusInfraError || r.Tests[0].Status != schemas.StatusInfraError ||
+			!strings.Contains(r.Detail, "no JVM here") {
+			t.Errorf("%s: %s %q %+v", r.CandidateID, r.Status, r.Detail, r.Tests)
+		}
+	}
+}

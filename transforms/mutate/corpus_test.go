@@ -1,0 +1,118 @@
+package mutate
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goldRecord is one line of transcoder-test/gold.jsonl.
+type goldRecord struct {
+	SampleID string `json:"sample_id"`
+	Java     string `json:"java"`
+	Cpp      string `json:"cpp"`
+	Python   string `json:"python"`
+}
+
+// corporaDir walks up from the package directory to the module root (the
+// directory holding go.mod) and returns ../shared/corpora next to it.
+func corporaDir(t testing.TB) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "corpora")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// loadGold reads the TranscoderTest gold functions or skips the test.
+func loadGold(t testing.TB) []goldRecord {
+	root := corporaDir(t)
+	path := filepath.Join(root, "transcoder-test", "gold.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("shared corpus not available (%s): %v", path, err)
+	}
+	defer f.Close()
+	var out []goldRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r goldRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// paperMutants and paperPrograms are the MBTA case study's totals (seed
+// paper 000: 75,082 muJava mutants of 612 TransCoder-test Java programs).
+const paperMutants, paperPrograms = 75082, 612
+
+// TestCorpusMutantCounts generates the mutants of every gold function of
+// the shared TransCoder-test sample and reports the totals next to the
+// paper's. It checks that every function is accepted, that (almost) no
+// candidate is dropped as unparsable, and that all 19 operators fire on
+// the Java sample.
+func TestCorpusMutantCounts(t *testing.T) {
+	recs := loadGold(t)
+	langs := []string{"java", "cpp", "python"}
+	if testing.Short() {
+		langs = langs[:1]
+	}
+	for _, lang := range langs {
+		total := Stats{PerOperator: map[string]int{}}
+		for i, r := range recs {
+			code := map[string]string{"java": r.Java, "cpp": r.Cpp, "python": r.Python}[lang]
+			ms, st, err := Generate(lang, code, Options{})
+			if err != nil {
+				t.Errorf("%s %s: %v", lang, r.SampleID, err)
+				continue
+			}
+			if i%10 == 0 {
+				assertValid(t, lang, code, ms)
+			}
+			total.Generated += st.Generated
+			total.Invalid += st.Invalid
+			total.Duplicates += st.Duplicates
+			for op, n := range st.PerOperator {
+				total.PerOperator[op] += n
+			}
+		}
+		var per []string
+		for _, op := range Operators {
+			per = append(per, fmt.Sprintf("%s=%d", op, total.PerOperator[op]))
+		}
+		t.Logf("%s: %d mutants for %d problems (%.1f per problem; paper: %d for %d = %.1f), invalid %d, duplicates %d\n  %s",
+			lang, total.Generated, len(recs), float64(total.Generated)/float64(len(recs)),
+			paperMutants, paperPrograms, float64(paperMutants)/paperPrograms,
+			total.Invalid, total.Duplicates, strings.Join(per, " "))
+		if total.Invalid*200 > total.Generated {
+			t.Errorf("%s: %d of %d candidates did not re-parse", lang, total.Invalid, total.Generated)
+		}
+		if lang == "java" {
+			for _, op := range Operators {
+				if total.PerOperator[op] == 0 {
+					t.Errorf("operator %s produced no Java mutant on the sample", op)
+				}
+			}
+		}
+	}
+}
