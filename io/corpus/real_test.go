@@ -1,0 +1,163 @@
+package corpus
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realCorpora returns ../shared/corpora beside the module root, or skips.
+func realCorpora(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("module root (go.mod) not found")
+		}
+		dir = parent
+	}
+	c := filepath.Join(dir, "..", "shared", "corpora")
+	if _, err := os.Stat(filepath.Join(c, "transcoder-test", "gold.jsonl")); err != nil {
+		t.Skipf("real corpora not found at %s (../shared/corpora beside the module root): %v", c, err)
+	}
+	return c
+}
+
+func TestRealTranscoder(t *testing.T) {
+	root := realCorpora(t)
+	dir := filepath.Join(root, "transcoder-test")
+	c, err := Load(context.Background(), "transcoder:"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := os.ReadFile(filepath.Join(dir, "gold.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nGold := len(strings.Split(strings.TrimSpace(string(gold)), "\n"))
+	t.Logf("TransCoder-test: %d gold problems -> %d problems, %d tasks, %d error rows", nGold, len(c.Problems), len(c.Tasks), len(c.Errors))
+	for _, e := range c.Errors {
+		t.Logf("error row: %s [%s] %s", e.ProblemID, e.Lang, e.Reason)
+	}
+	ingested := map[string]bool{}
+	for _, p := range c.Problems {
+		ingested[p.ID] = true
+		if len(p.Functions) != 3 {
+			t.Errorf("%s: %d functions", p.ID, len(p.Functions))
+		}
+		for _, f := range p.Functions {
+			if f.Name == "" || f.Signature == "" || !strings.Contains(f.Code, f.Name) {
+				t.Errorf("%s %s: name %q signature %q", p.ID, f.Lang, f.Name, f.Signature)
+			}
+		}
+		if len(p.Tests) == 0 {
+			t.Errorf("%s: no tests", p.ID)
+		}
+		for _, tc := range p.Tests {
+			var args []json.RawMessage
+			if err := json.Unmarshal([]byte(tc.Args), &args); err != nil || len(args) != len(p.Params) {
+				t.Errorf("%s test %d: %d args for %d params (%v)", p.ID, tc.Index, len(args), len(p.Params), err)
+			}
+		}
+	}
+	// every problem with a Python script yields 10 tests of the right arity
+	withPy := 0
+	for _, p := range c.Problems {
+		if _, err := os.Stat(filepath.Join(dir, "testscript", "python", p.ID+".py")); err != nil {
+			continue
+		}
+		withPy++
+		if len(p.Tests) != 10 {
+			t.Errorf("%s: %d tests, want 10", p.ID, len(p.Tests))
+		}
+	}
+	pyScripts, _ := filepath.Glob(filepath.Join(dir, "testscript", "python", "*.py"))
+	t.Logf("problems with a Python script: %d ingested of %d scripts", withPy, len(pyScripts))
+	// a Python script's problem may only be missing for a typed reason (not its tests)
+	for _, s := range pyScripts {
+		id := strings.TrimSuffix(filepath.Base(s), ".py")
+		if !ingested[id] {
+			for _, e := range c.Errors {
+				if e.ProblemID == id && strings.Contains(e.Reason, "test inputs") {
+					t.Errorf("%s: Python test inputs not read: %s", id, e.Reason)
+				}
+			}
+		}
+	}
+	if len(c.Problems)+countProblemErrors(c) != nGold {
+		t.Errorf("%d problems + %d problem errors != %d gold lines", len(c.Problems), countProblemErrors(c), nGold)
+	}
+	if len(c.Problems) < nGold*9/10 {
+		t.Errorf("only %d of %d problems ingested", len(c.Problems), nGold)
+	}
+	if len(c.Tasks) != 6*len(c.Problems) {
+		t.Errorf("%d tasks for %d problems", len(c.Tasks), len(c.Problems))
+	}
+}
+
+func countProblemErrors(c *Corpus) int {
+	n := 0
+	for _, e := range c.Errors {
+		if e.Lang == "" {
+			n++
+		}
+	}
+	return n
+}
+
+func TestRealTrace(t *testing.T) {
+	root := realCorpora(t)
+	tasksFile := filepath.Join(root, "trace", "tasks.jsonl")
+	if _, err := os.Stat(tasksFile); err != nil {
+		t.Skipf("TRACE not found: %v", err)
+	}
+	c, err := Load(context.Background(), "trace:"+filepath.Join(root, "trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(tasksFile)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	t.Logf("TRACE: %d task lines -> %d tasks on %d problems, %d error rows", len(lines), len(c.Tasks), len(c.Problems), len(c.Errors))
+	for _, e := range c.Errors {
+		t.Logf("error row: %s [%s] %s (%s)", e.ProblemID, e.Lang, e.Reason, e.Detail)
+	}
+	if len(c.Tasks)+len(c.Errors) != len(lines) {
+		t.Errorf("%d tasks + %d errors != %d lines", len(c.Tasks), len(c.Errors), len(lines))
+	}
+	probs := map[string]bool{}
+	for _, p := range c.Problems {
+		probs[p.ID] = true
+		if p.Corpus != "trace" || len(p.Tests) == 0 {
+			t.Errorf("%s: corpus %q, %d tests", p.ID, p.Corpus, len(p.Tests))
+		}
+	}
+	for _, k := range c.Tasks {
+		if !probs[k.ProblemID] {
+			t.Errorf("task %+v has no problem", k)
+		}
+	}
+	// TRACE's source and target code are used as the functions of their languages
+	for _, line := range lines {
+		var tt traceTask
+		if err := json.Unmarshal([]byte(line), &tt); err != nil {
+			continue
+		}
+		p, ok := c.Problem(tt.SampleID)
+		if !ok {
+			continue
+		}
+		if f, _ := p.Function(tt.SrcLang); strings.TrimSpace(f.Code) != strings.TrimSpace(tt.SourceCode) {
+			t.Errorf("%s: source function is not TRACE's source_code", tt.SampleID)
+		}
+	}
+}

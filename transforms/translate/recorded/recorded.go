@@ -1,0 +1,330 @@
+// Package recorded is the translator that replays stored translations, such as
+// the real LLM outputs TRACE ships. Spec: "recorded:<url-or-path>[?name=X]",
+// where the location is either
+//
+//   - a TRACE model directory ".../Ref_Translation/m.<model>" holding
+//     "<src>_to_<tgt>/*.jsonl" files whose lines are
+//     {"sample_id": ..., "<tgt>": ["<imports>\n--IMPORT_SPLIT--\n<function>", ...]}
+//     (the translator is named "<model>"), or
+//   - one Transmute recorded-translation JSONL file (docs/CORPUS_FORMAT.md), whose
+//     lines are {"problem_id","src_lang","tgt_lang","sample","code","imports","entry"}
+//     (the translator is named after the file, without ".jsonl").
+//
+// The location is a plain path or a gocloud.dev blob URL (see corpus.OpenBucket).
+// "?name=X" overrides the translator's name. A recorded translator cannot
+// translate what it has not recorded: only original functions (variant "orig")
+// are served.
+package recorded
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gocloud.dev/blob"
+
+	"transmute/io/corpus"
+	"transmute/schemas"
+	"transmute/transforms/translate"
+)
+
+// ImportSplit separates the imports from the function in TRACE's recorded outputs.
+const ImportSplit = "--IMPORT_SPLIT--"
+
+// OrigVariant is the variant id of an original function.
+const OrigVariant = "orig"
+
+func init() {
+	translate.Register("recorded", func(ctx context.Context, rest string) (translate.Translator, error) {
+		return Open(ctx, rest)
+	})
+}
+
+type key struct{ problem, src, tgt string }
+
+// Translator replays recorded translations.
+type Translator struct {
+	name     string
+	byKey    map[key][]translate.Translation
+	dirs     [][2]string
+	warnings []string
+}
+
+var _ translate.Translator = (*Translator)(nil)
+
+// Open loads the recorded translations at loc (the part of the spec after
+// "recorded:"). It fails when the location cannot be read or holds no
+// translation at all; malformed lines are skipped and listed by Warnings.
+func Open(ctx context.Context, loc string) (*Translator, error) {
+	loc, opts, err := corpus.SplitOptions(loc, "name")
+	if err != nil {
+		return nil, fmt.Errorf("recorded: %v", err)
+	}
+	if loc == "" {
+		return nil, fmt.Errorf("recorded: missing location (want recorded:<dir-or-file>)")
+	}
+	dir, file, err := corpus.SplitFileLocation(loc, ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("recorded: %w", err)
+	}
+	b, err := corpus.OpenBucket(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("recorded: %w", err)
+	}
+	defer b.Close()
+	var t *Translator
+	if file != "" {
+		t, err = FromJSONL(ctx, b, file, strings.TrimSuffix(file, ".jsonl"))
+	} else {
+		t, err = FromTraceModelDir(ctx, b, strings.TrimPrefix(baseName(dir), "m."))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n := opts.Get("name"); n != "" {
+		t.name = n
+	}
+	return t, nil
+}
+
+func baseName(loc string) string {
+	loc = strings.TrimRight(loc, "/")
+	if i := strings.IndexByte(loc, '?'); i >= 0 {
+		loc = loc[:i]
+	}
+	return path.Base(strings.ReplaceAll(loc, "\\", "/"))
+}
+
+// traceDirRe matches "<src>_to_<tgt>/<file>.jsonl" directly under the model directory.
+var traceDirRe = regexp.MustCompile(`^([a-z]+)_to_([a-z]+)/[^/]+\.jsonl$`)
+
+// FromTraceModelDir reads a TRACE model directory (bucket rooted at
+// ".../m.<model>") and names the translator name.
+func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Translator, error) {
+	keys, err := corpus.ListKeys(ctx, b, "", ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("recorded: list %s: %w", name, err)
+	}
+	t := newTranslator(name)
+	for _, k := range keys {
+		m := traceDirRe.FindStringSubmatch(k)
+		if m == nil {
+			continue
+		}
+		src, tgt := m[1], m[2]
+		lines, err := corpus.ReadLines(ctx, b, k)
+		if err != nil {
+			return nil, fmt.Errorf("recorded: read %s: %w", k, err)
+		}
+		for i, line := range lines {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var row map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &row); err != nil {
+				t.warn("%s line %d: bad JSON: %v", k, i+1, err)
+				continue
+			}
+			var id string
+			if err := json.Unmarshal(row["sample_id"], &id); err != nil || id == "" {
+				t.warn("%s line %d: no sample_id", k, i+1)
+				continue
+			}
+			var samples []string
+			if raw, ok := row[tgt]; !ok {
+				t.warn("%s line %d: no %q field", k, i+1, tgt)
+				continue
+			} else if err := json.Unmarshal(raw, &samples); err != nil {
+				var one string // tolerate a single string instead of a list
+				if json.Unmarshal(raw, &one) != nil {
+					t.warn("%s line %d: %q is not a list of strings", k, i+1, tgt)
+					continue
+				}
+				samples = []string{one}
+			}
+			for _, s := range samples {
+				imports, code := SplitImports(s)
+				k := key{id, src, tgt}
+				t.add(k, translate.Translation{Sample: int32(len(t.byKey[k])), Code: code, Imports: imports})
+			}
+		}
+	}
+	if len(t.byKey) == 0 {
+		return nil, fmt.Errorf("recorded: no <src>_to_<tgt>/*.jsonl translation in model directory %s", name)
+	}
+	t.finish()
+	return t, nil
+}
+
+// recordedLine is one line of a Transmute recorded-translation file.
+type recordedLine struct {
+	ProblemID string `json:"problem_id"`
+	SrcLang   string `json:"src_lang"`
+	TgtLang   string `json:"tgt_lang"`
+	Sample    *int32 `json:"sample"`
+	Code      string `json:"code"`
+	Imports   string `json:"imports"`
+	Entry     string `json:"entry"`
+}
+
+// FromJSONL reads the Transmute recorded-translation JSONL file at key file in b.
+func FromJSONL(ctx context.Context, b *blob.Bucket, file, name string) (*Translator, error) {
+	lines, err := corpus.ReadLines(ctx, b, file)
+	if err != nil {
+		return nil, fmt.Errorf("recorded: read %s: %w", file, err)
+	}
+	t := newTranslator(name)
+	type withSample struct {
+		tr       translate.Translation
+		explicit bool
+	}
+	got := map[key][]withSample{}
+	var order []key
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var r recordedLine
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.warn("%s line %d: bad JSON: %v", file, i+1, err)
+			continue
+		}
+		if r.ProblemID == "" || r.SrcLang == "" || r.TgtLang == "" {
+			t.warn("%s line %d: problem_id, src_lang and tgt_lang are required", file, i+1)
+			continue
+		}
+		k := key{r.ProblemID, r.SrcLang, r.TgtLang}
+		tr := translate.Translation{Code: r.Code, Imports: r.Imports, Entry: r.Entry}
+		ws := withSample{tr: tr}
+		if r.Sample != nil {
+			if *r.Sample < 0 {
+				t.warn("%s line %d: negative sample", file, i+1)
+				continue
+			}
+			ws.tr.Sample, ws.explicit = *r.Sample, true
+		}
+		if _, ok := got[k]; !ok {
+			order = append(order, k)
+		}
+		got[k] = append(got[k], ws)
+	}
+	for _, k := range order {
+		list := got[k]
+		// lines without "sample" are numbered after the explicit ones, in file order
+		next := int32(0)
+		for _, w := range list {
+			if w.explicit && w.tr.Sample >= next {
+				next = w.tr.Sample + 1
+			}
+		}
+		used := map[int32]bool{}
+		for i := range list {
+			if !list[i].explicit {
+				list[i].tr.Sample = next
+				next++
+			}
+			if used[list[i].tr.Sample] {
+				t.warn("%s: %s %s->%s: duplicate sample %d", file, k.problem, k.src, k.tgt, list[i].tr.Sample)
+				continue
+			}
+			used[list[i].tr.Sample] = true
+			t.add(k, list[i].tr)
+		}
+	}
+	if len(t.byKey) == 0 {
+		return nil, fmt.Errorf("recorded: no translation in %s", file)
+	}
+	t.finish()
+	return t, nil
+}
+
+func newTranslator(name string) *Translator {
+	return &Translator{name: name, byKey: map[key][]translate.Translation{}}
+}
+
+func (t *Translator) warn(format string, args ...any) {
+	t.warnings = append(t.warnings, fmt.Sprintf(format, args...))
+}
+
+// add records one sample.
+func (t *Translator) add(k key, tr translate.Translation) {
+	list := t.byKey[k]
+	tr.Status = schemas.TranslationOK
+	if strings.TrimSpace(tr.Code) == "" {
+		tr.Status = schemas.TranslationError
+		tr.Error = "the recorded translation is empty"
+	}
+	t.byKey[k] = append(list, tr)
+}
+
+// finish sorts samples and computes the directions.
+func (t *Translator) finish() {
+	dirs := map[[2]string]bool{}
+	for k, list := range t.byKey {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Sample < list[j].Sample })
+		dirs[[2]string{k.src, k.tgt}] = true
+	}
+	for d := range dirs {
+		t.dirs = append(t.dirs, d)
+	}
+	sort.Slice(t.dirs, func(i, j int) bool {
+		if t.dirs[i][0] != t.dirs[j][0] {
+			return t.dirs[i][0] < t.dirs[j][0]
+		}
+		return t.dirs[i][1] < t.dirs[j][1]
+	})
+}
+
+// SplitImports splits a TRACE recorded output at the --IMPORT_SPLIT-- line into
+// its imports and its function (both trimmed). Without the marker, everything is
+// the function.
+func SplitImports(s string) (imports, code string) {
+	before, after, ok := strings.Cut(s, ImportSplit)
+	if !ok {
+		return "", strings.Trim(s, "\n")
+	}
+	return strings.TrimSpace(before), strings.Trim(after, "\n")
+}
+
+// Name is the model or file name, or the ?name= override.
+func (t *Translator) Name() string { return t.name }
+
+// Translate returns every recorded sample for the request's problem and
+// direction; a single "missing" translation when none is recorded; and an
+// "unsupported" one for a variant other than the original function.
+func (t *Translator) Translate(_ context.Context, r translate.Request) ([]translate.Translation, error) {
+	if r.VariantID != "" && r.VariantID != OrigVariant {
+		return []translate.Translation{{Status: schemas.TranslationUnsupported,
+			Error: fmt.Sprintf("recorded translator %s replays stored translations of original functions only; it cannot translate variant %q", t.name, r.VariantID)}}, nil
+	}
+	list := t.byKey[key{r.ProblemID, r.SrcLang, r.TgtLang}]
+	if len(list) == 0 {
+		return []translate.Translation{{Status: schemas.TranslationMissing,
+			Error: fmt.Sprintf("no recorded translation of %s from %s to %s by %s", r.ProblemID, r.SrcLang, r.TgtLang, t.name)}}, nil
+	}
+	return append([]translate.Translation(nil), list...), nil
+}
+
+// TranslatesVariants is false: only recorded originals can be served.
+func (t *Translator) TranslatesVariants() bool { return false }
+
+// Directions lists the (src, tgt) pairs with at least one recorded translation.
+func (t *Translator) Directions() [][2]string { return append([][2]string(nil), t.dirs...) }
+
+// Has tells whether a translation of problem from src to tgt is recorded.
+func (t *Translator) Has(problem, src, tgt string) bool {
+	return len(t.byKey[key{problem, src, tgt}]) > 0
+}
+
+// Len is the number of recorded (problem, direction) pairs.
+func (t *Translator) Len() int { return len(t.byKey) }
+
+// Warnings lists the malformed lines that were skipped.
+func (t *Translator) Warnings() []string { return append([]string(nil), t.warnings...) }
+
+// Close releases nothing: everything is loaded at Open.
+func (t *Translator) Close() error { return nil }

@@ -1,0 +1,271 @@
+package recorded
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
+	"transmute/schemas"
+	"transmute/transforms/translate"
+)
+
+func memBucket(t *testing.T, files map[string]string) *blob.Bucket {
+	t.Helper()
+	b := memblob.OpenBucket(nil)
+	t.Cleanup(func() { b.Close() })
+	for k, v := range files {
+		if err := b.WriteAll(context.Background(), k, []byte(v), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for k, v := range files {
+		p := filepath.Join(dir, filepath.FromSlash(k))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var traceModel = map[string]string{
+	"java_to_python/p_java_to_python.jsonl": `{"sample_id": "ADD_ONE", "python": ["import math\n--IMPORT_SPLIT--\n\n\n\ndef add_one(x):\n    return x + 1", "\n--IMPORT_SPLIT--\ndef add_one(x):\n    return 1 + x"]}
+{"sample_id": "EMPTY", "python": ["\n--IMPORT_SPLIT--\n"]}
+not json
+{"sample_id": "NO_FIELD", "cpp": ["int f();"]}
+`,
+	"cpp_to_java/p_cpp_to_java.jsonl": `{"sample_id": "ADD_ONE", "java": ["import java.util.*;\n--IMPORT_SPLIT--\nstatic int addOne(int x) {\n    return x + 1;\n}"]}
+`,
+	"README.md": "not a translation",
+}
+
+func TestFromTraceModelDir(t *testing.T) {
+	ctx := context.Background()
+	tr, err := FromTraceModelDir(ctx, memBucket(t, traceModel), "gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Name() != "gpt-4o" || tr.TranslatesVariants() {
+		t.Errorf("name %q variants %v", tr.Name(), tr.TranslatesVariants())
+	}
+	if d := tr.Directions(); !reflect.DeepEqual(d, [][2]string{{"cpp", "java"}, {"java", "python"}}) {
+		t.Errorf("directions %v", d)
+	}
+	if w := tr.Warnings(); len(w) != 2 || !strings.Contains(w[0], "line 3") || !strings.Contains(w[1], `no "python" field`) {
+		t.Errorf("warnings %q", w)
+	}
+	out, err := tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []translate.Translation{
+		{Sample: 0, Status: schemas.TranslationOK, Imports: "import math", Code: "def add_one(x):\n    return x + 1"},
+		{Sample: 1, Status: schemas.TranslationOK, Imports: "", Code: "def add_one(x):\n    return 1 + x"},
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got %+v\nwant %+v", out, want)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", SrcLang: "cpp", TgtLang: "java"})
+	if len(out) != 1 || out[0].Imports != "import java.util.*;" || !strings.HasPrefix(out[0].Code, "static int addOne") || out[0].Entry != "" {
+		t.Errorf("cpp->java %+v", out)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "EMPTY", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationError {
+		t.Errorf("empty recorded translation: %+v", out)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", VariantID: "orig", SrcLang: "python", TgtLang: "java"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationMissing || out[0].Error == "" {
+		t.Errorf("missing direction: %+v", out)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NOPE", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationMissing {
+		t.Errorf("missing problem: %+v", out)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", VariantID: "mut-3", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationUnsupported || !strings.Contains(out[0].Error, "mut-3") {
+		t.Errorf("variant: %+v", out)
+	}
+	// the caller cannot alter the recorded samples
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", SrcLang: "java", TgtLang: "python"})
+	out[0].Code = "changed"
+	again, _ := tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", SrcLang: "java", TgtLang: "python"})
+	if again[0].Code == "changed" {
+		t.Error("Translate returned the translator's own slice")
+	}
+	if _, err := FromTraceModelDir(ctx, memBucket(t, map[string]string{"x.txt": "y"}), "m"); err == nil {
+		t.Error("a directory without translations: want an error")
+	}
+}
+
+func TestSplitImports(t *testing.T) {
+	cases := []struct{ in, imports, code string }{
+		{"import math\n--IMPORT_SPLIT--\n\n\n\ndef f():\n    pass", "import math", "def f():\n    pass"},
+		{"\n--IMPORT_SPLIT--\nint f() {}", "", "int f() {}"},
+		{"#include <vector>\nusing namespace std;\n--IMPORT_SPLIT--\nint f() {}\n", "#include <vector>\nusing namespace std;", "int f() {}"},
+		{"def g():\n    return 1", "", "def g():\n    return 1"},
+	}
+	for _, c := range cases {
+		im, code := SplitImports(c.in)
+		if im != c.imports || code != c.code {
+			t.Errorf("%q: got %q / %q", c.in, im, code)
+		}
+	}
+}
+
+func TestFromJSONL(t *testing.T) {
+	ctx := context.Background()
+	data := strings.Join([]string{
+		`{"problem_id":"SUM","src_lang":"java","tgt_lang":"python","sample":1,"code":"def s(n):\n    return 1","imports":"import math","entry":"s"}`,
+		`{"problem_id":"SUM","src_lang":"java","tgt_lang":"python","sample":0,"code":"def s(n):\n    return 0"}`,
+		`{"problem_id":"SUM","src_lang":"java","tgt_lang":"python","code":"def s(n):\n    return 2"}`,
+		`{"problem_id":"SUM","src_lang":"python","tgt_lang":"cpp","code":"int s(int n) { return 0; }"}`,
+		`{"problem_id":"SUM","src_lang":"java","tgt_lang":"python","sample":0,"code":"duplicate"}`,
+		`{"problem_id":"","src_lang":"java","tgt_lang":"python","code":"x"}`,
+		`{oops`,
+	}, "\n")
+	tr, err := FromJSONL(ctx, memBucket(t, map[string]string{"mine.jsonl": data}), "mine.jsonl", "mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Warnings()) != 3 {
+		t.Errorf("warnings %q", tr.Warnings())
+	}
+	out, _ := tr.Translate(ctx, translate.Request{ProblemID: "SUM", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 3 {
+		t.Fatalf("got %+v", out)
+	}
+	for i, o := range out {
+		if o.Sample != int32(i) || o.Status != schemas.TranslationOK || !strings.HasSuffix(o.Code, "return "+string(rune('0'+i))) {
+			t.Errorf("sample %d: %+v", i, o)
+		}
+	}
+	if out[1].Entry != "s" || out[1].Imports != "import math" || out[0].Entry != "" {
+		t.Errorf("entry/imports not kept: %+v", out)
+	}
+	if d := tr.Directions(); !reflect.DeepEqual(d, [][2]string{{"java", "python"}, {"python", "cpp"}}) {
+		t.Errorf("directions %v", d)
+	}
+}
+
+func TestOpenThroughRegistry(t *testing.T) {
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{}) // placeholder root
+	model := filepath.Join(dir, "Ref_Translation", "m.Some-Model-7B")
+	for k, v := range traceModel {
+		p := filepath.Join(model, filepath.FromSlash(k))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "my-tool.jsonl")
+	if err := os.WriteFile(file, []byte(`{"problem_id":"P","src_lang":"cpp","tgt_lang":"java","code":"static int f() { return 1; }"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for spec, name := range map[string]string{
+		"recorded:" + model:                                     "Some-Model-7B",
+		"recorded:" + model + "?name=custom":                    "custom",
+		"recorded:file://" + filepath.ToSlash(model) + "/":      "Some-Model-7B",
+		"recorded:" + file:                                      "my-tool",
+		"recorded:file://" + filepath.ToSlash(file) + "?name=x": "x",
+	} {
+		tr, err := translate.Open(ctx, spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+			continue
+		}
+		if tr.Name() != name {
+			t.Errorf("%s: name %q, want %q", spec, tr.Name(), name)
+		}
+		tr.Close()
+	}
+	for _, spec := range []string{"recorded:", "recorded:" + filepath.Join(dir, "nope"), "recorded:" + dir} {
+		if _, err := translate.Open(ctx, spec); err == nil {
+			t.Errorf("%s: want an error", spec)
+		}
+	}
+}
+
+// realRefTranslations returns ../shared/corpora/trace/Ref_Translation beside the
+// module root, or skips.
+func realRefTranslations(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("module root (go.mod) not found")
+		}
+		dir = parent
+	}
+	ref := filepath.Join(dir, "..", "shared", "corpora", "trace", "Ref_Translation")
+	if _, err := os.Stat(ref); err != nil {
+		t.Skipf("TRACE Ref_Translation not found at %s (../shared/corpora beside the module root): %v", ref, err)
+	}
+	return ref
+}
+
+func TestRealTraceModels(t *testing.T) {
+	ref := realRefTranslations(t)
+	models, err := filepath.Glob(filepath.Join(ref, "m.*"))
+	if err != nil || len(models) == 0 {
+		t.Fatalf("no model directories in %s", ref)
+	}
+	ctx := context.Background()
+	for _, m := range models {
+		tr, err := translate.Open(ctx, "recorded:"+m)
+		if err != nil {
+			t.Errorf("%s: %v", m, err)
+			continue
+		}
+		rt := tr.(*Translator)
+		if len(tr.Directions()) != 6 {
+			t.Errorf("%s: %d directions %v", tr.Name(), len(tr.Directions()), tr.Directions())
+		}
+		empty := 0
+		for k, list := range rt.byKey {
+			for _, s := range list {
+				if s.Status != schemas.TranslationOK {
+					empty++
+				} else if strings.Contains(s.Code, ImportSplit) {
+					t.Errorf("%s %v: split marker left in code", tr.Name(), k)
+				}
+			}
+		}
+		out, _ := tr.Translate(ctx, translate.Request{ProblemID: "ADD_1_TO_A_GIVEN_NUMBER", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+		if len(out) == 0 || out[0].Status != schemas.TranslationOK || !strings.Contains(out[0].Code, "def ") {
+			t.Errorf("%s: ADD_1_TO_A_GIVEN_NUMBER java->python: %+v", tr.Name(), out)
+		}
+		t.Logf("%s: %d directions, %d (problem, direction) pairs, %d empty samples, %d warnings",
+			tr.Name(), len(tr.Directions()), rt.Len(), empty, len(rt.Warnings()))
+		if len(rt.Warnings()) != 0 {
+			t.Errorf("%s: warnings %q", tr.Name(), rt.Warnings())
+		}
+		tr.Close()
+	}
+	if len(models) != 4 {
+		t.Errorf("%d models, want 4", len(models))
+	}
+}
