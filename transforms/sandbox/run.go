@@ -1,28 +1,26 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
-	"strconv"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// Protections lists the protections this process can apply, for the manifest.
-func Protections() []string {
-	return []string{"clean_env", "rlimits", "process_group_kill", "output_cap", "private_workdir"}
-}
-
-// Init must be called first thing in main and TestMain; a hardened sandbox re-executes
-// the binary to set up namespaces, and Init runs that part (it does not return then).
-func Init() {}
-
+// capWriter keeps the first limit bytes written to it and drops the rest.
 type capWriter struct {
 	buf       bytes.Buffer
 	limit     int64
@@ -43,164 +41,437 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-func prlimitArgs(l Limits, noAS bool) []string {
-	cpu := int64((l.CPUTime + time.Second - 1) / time.Second)
-	args := []string{
-		"--cpu=" + strconv.FormatInt(cpu, 10),
-		"--fsize=" + strconv.FormatInt(l.FileSizeBytes, 10),
-		"--nofile=" + strconv.Itoa(l.OpenFiles),
-		"--nproc=" + strconv.Itoa(l.MaxProcs),
-		"--core=0",
-	}
-	if !noAS {
-		args = append(args, "--as="+strconv.FormatInt(l.MemoryBytes, 10))
-	}
-	return args
+// launch is one sandboxed process tree being started, run and torn down.
+type launch struct {
+	cmd       *exec.Cmd
+	caps      *caps
+	cg        *cgroup
+	cfg       initConfig
+	limits    Limits
+	cfgW      *os.File
+	statusR   *os.File
+	status    *bufio.Reader
+	cleanup   func() // removes a WorkDir the sandbox created
+	start     time.Time
+	targetPid int
+	backstop  *time.Timer
+	killed    bool // the parent killed the tree (backstop timer)
+	mu        sync.Mutex
+	done      bool
 }
 
-func (s *Spec) command(ctx context.Context) (*exec.Cmd, func(), error) {
-	l := s.Limits.WithDefaults()
-	s.Limits = l
-	cleanup := func() {}
-	if s.WorkDir == "" {
-		d, err := os.MkdirTemp("", "transmute-sbx-")
-		if err != nil {
-			return nil, nil, err
-		}
-		s.WorkDir = d
-		cleanup = func() { os.RemoveAll(d) }
-	}
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("sandbox: prlimit(1) not found (install util-linux): %w", err)
-	}
-	args := append(prlimitArgs(l, s.NoAddressSpaceLimit), "--", s.Path)
-	args = append(args, s.Args...)
-	cmd := exec.Command(prlimit, args...)
-	cmd.Dir = s.WorkDir
-	cmd.Env = append([]string{
+// buildEnv returns the target's complete environment: PATH, HOME, TMPDIR, LANG,
+// then Spec.Env (which overrides them); nothing of the parent's.
+func buildEnv(s *Spec) []string {
+	env := []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
 		"HOME=" + s.WorkDir,
 		"TMPDIR=" + s.WorkDir,
 		"LANG=C.UTF-8",
-	}, s.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	return cmd, cleanup, nil
+	}
+	idx := map[string]int{}
+	for i, kv := range env {
+		idx[strings.SplitN(kv, "=", 2)[0]] = i
+	}
+	for _, kv := range s.Env {
+		k := strings.SplitN(kv, "=", 2)[0]
+		if i, ok := idx[k]; ok {
+			env[i] = kv
+			continue
+		}
+		idx[k] = len(env)
+		env = append(env, kv)
+	}
+	return env
+}
+
+// prepare resolves the spec, creates the WorkDir and cgroups, and builds the
+// command (not yet started).
+func prepare(s Spec) (*launch, error) {
+	l := s.Limits.WithDefaults()
+	s.Limits = l
+	c := detect()
+	lc := &launch{caps: c, limits: l, cleanup: func() {}}
+	if s.WorkDir == "" {
+		d, err := os.MkdirTemp("", "transmute-sbx-")
+		if err != nil {
+			return nil, err
+		}
+		s.WorkDir = d
+		lc.cleanup = func() { os.RemoveAll(d) }
+	} else {
+		d, err := filepath.Abs(s.WorkDir)
+		if err != nil {
+			return nil, err
+		}
+		s.WorkDir = d
+	}
+	if !strings.Contains(s.Path, "/") {
+		if p, err := exec.LookPath(s.Path); err == nil {
+			s.Path = p
+		}
+	}
+	if p, err := filepath.Abs(s.Path); err == nil {
+		s.Path = p
+	}
+	if !c.uidDrop {
+		hideParent()
+	}
+	if c.legacy {
+		return prepareLegacy(lc, s)
+	}
+	ro := make([]string, 0, len(s.ReadOnly))
+	for _, p := range s.ReadOnly {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(a); err != nil {
+			continue // nothing to expose
+		}
+		ro = append(ro, a)
+	}
+	if c.uidDrop {
+		if err := chownTree(s.WorkDir); err != nil {
+			lc.cleanup()
+			return nil, fmt.Errorf("sandbox: hand WorkDir to uid %d: %w", sandboxUID, err)
+		}
+		for _, p := range ro {
+			makeWorldReadable(p)
+		}
+		if !under(s.Path, s.WorkDir) {
+			makeWorldReadable(s.Path)
+		}
+	}
+	goStage := !s.NoAddressSpaceLimit && c.prlimit == "" // see initMain
+	lc.cg = &cgroup{}
+	if c.cgroupMemory || c.cgroupPids {
+		owner := -1
+		if c.uidDrop {
+			owner = sandboxUID
+		}
+		lc.cg = newCgroup(l, goStage, owner)
+	}
+	nproc := 0
+	if c.uidDrop {
+		// RLIMIT_NPROC counts every process of the uid, so it is exact only when
+		// nothing else runs as nobody; the pids cgroup, when present, is exact.
+		nproc = l.MaxProcs
+		if lc.cg.pids != "" {
+			nproc = nprocBackstp
+		}
+	}
+	lc.cfg = initConfig{
+		Path:     s.Path,
+		Args:     s.Args,
+		Env:      buildEnv(&s),
+		Dir:      s.WorkDir,
+		ReadOnly: ro,
+		Limits:   l,
+		NoAS:     s.NoAddressSpaceLimit,
+		NPROC:    nproc,
+		Prlimit:  c.prlimit,
+		MountNS:  c.mountNS,
+		PIDNS:    c.pidNS,
+		UTSNS:    c.utsNS,
+		DropUID:  c.uidDrop,
+		Seccomp:  c.seccomp,
+	}
+	if goStage {
+		lc.cfg.JoinProcs = lc.cg.joinFiles("cgroup.procs")
+	} else {
+		lc.cfg.JoinTasks = lc.cg.joinFiles("tasks")
+	}
+	cmd, cfgW, statusR, err := c.initCommand("run")
+	if err != nil {
+		lc.cg.remove()
+		lc.cleanup()
+		return nil, err
+	}
+	lc.cmd, lc.cfgW, lc.statusR = cmd, cfgW, statusR
+	lc.status = bufio.NewReader(statusR)
+	return lc, nil
+}
+
+// hideParent makes this process non-dumpable, so that a program running as
+// the same user (no uid drop here) cannot read its /proc files (environ, mem,
+// fds). Core dumps and same-user ptrace of this process are disabled with it.
+func hideParent() {
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+}
+
+// chownTree hands dir and everything in it to the sandbox user.
+func chownTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, sandboxUID, sandboxGID)
+	})
+}
+
+// makeWorldReadable adds read (and search/execute where the owner has it)
+// permission for others to p itself, so that the unprivileged sandbox user can
+// use a ReadOnly path or an executable outside WorkDir.
+func makeWorldReadable(p string) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return
+	}
+	m := st.Mode().Perm()
+	want := m | 0o004
+	if st.IsDir() || m&0o100 != 0 {
+		want |= 0o001
+	}
+	if want != m {
+		os.Chmod(p, want|st.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+	}
+}
+
+// abort releases what prepare acquired, when the init was never started.
+func (lc *launch) abort() {
+	if lc.cfgW != nil {
+		lc.cfgW.Close()
+	}
+	if lc.statusR != nil {
+		lc.statusR.Close()
+	}
+	for _, f := range lc.cmd.ExtraFiles {
+		f.Close()
+	}
+	if lc.cg != nil {
+		lc.cg.remove()
+	}
+	lc.cleanup()
+}
+
+// begin starts the init, hands it the config and waits for the target to start.
+func (lc *launch) begin() error {
+	lc.start = time.Now()
+	if lc.caps.legacy {
+		if err := lc.cmd.Start(); err != nil {
+			lc.cleanup()
+			return fmt.Errorf("sandbox: start %s: %w", lc.cfg.Path, err)
+		}
+		lc.targetPid = lc.cmd.Process.Pid
+		lc.backstop = time.AfterFunc(lc.limits.WallTime, func() { lc.kill(true) })
+		return nil
+	}
+	err := lc.cmd.Start()
+	for _, f := range lc.cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
+		lc.cfgW.Close()
+		lc.statusR.Close()
+		lc.cg.remove()
+		lc.cleanup()
+		return fmt.Errorf("sandbox: start init: %w", err)
+	}
+	b, _ := json.Marshal(lc.cfg)
+	_, werr := lc.cfgW.Write(b)
+	lc.cfgW.Close()
+	var st initStatus
+	line, rerr := lc.status.ReadBytes('\n')
+	if werr == nil && rerr == nil {
+		rerr = json.Unmarshal(line, &st)
+	}
+	if werr != nil || rerr != nil || !st.Started {
+		syscall.Kill(-lc.cmd.Process.Pid, syscall.SIGKILL)
+		lc.cmd.Wait()
+		lc.statusR.Close()
+		lc.cg.remove()
+		lc.cleanup()
+		switch {
+		case st.Err != "":
+			return fmt.Errorf("sandbox: %s", st.Err)
+		case werr != nil:
+			return fmt.Errorf("sandbox: send config: %w", werr)
+		default:
+			return fmt.Errorf("sandbox: init failed to report: %v", rerr)
+		}
+	}
+	lc.targetPid = st.TargetPid
+	// The init enforces the wall time itself (so it can report the tree's CPU
+	// time); this is the backstop in case it cannot.
+	lc.backstop = time.AfterFunc(lc.limits.WallTime+time.Second, func() { lc.kill(true) })
+	return nil
+}
+
+// kill ends the whole tree at once.
+func (lc *launch) kill(byTimer bool) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.done {
+		return
+	}
+	if byTimer {
+		lc.killed = true
+	}
+	if lc.caps.pidNS {
+		// The namespace dies with its init; Process.Kill signals through a
+		// pidfd, immune to pid reuse.
+		lc.cmd.Process.Kill()
+	} else {
+		syscall.Kill(-lc.cmd.Process.Pid, syscall.SIGKILL) // the init's (legacy: the program's) group
+		if lc.targetPid > 0 && !lc.caps.legacy {
+			syscall.Kill(-lc.targetPid, syscall.SIGKILL)
+		}
+	}
+	if lc.cg != nil {
+		lc.cg.kill()
+	}
+}
+
+// finish collects the outcome after cmd.Wait returned werr, and tears down.
+func (lc *launch) finish(werr error) (Outcome, error) {
+	wall := time.Since(lc.start)
+	lc.backstop.Stop()
+	if lc.caps.legacy {
+		lc.kill(false) // stragglers left in the process group
+	}
+	lc.mu.Lock()
+	lc.done = true
+	lc.mu.Unlock()
+	defer lc.cleanup()
+	o := Outcome{WallTime: wall}
+	var st initStatus
+	if lc.status != nil {
+		for {
+			line, err := lc.status.ReadBytes('\n')
+			if len(line) > 0 {
+				var s initStatus
+				if json.Unmarshal(line, &s) == nil && s.Done {
+					st = s
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		lc.statusR.Close()
+	}
+	var peakKB int64
+	if lc.cg != nil {
+		o.MemoryExceeded = lc.cg.oomKilled()
+		peakKB = lc.cg.peakKB()
+		lc.cg.remove()
+	}
+	var ws syscall.WaitStatus
+	if st.Done {
+		ws = syscall.WaitStatus(st.WaitStatus)
+		o.CPUTime = time.Duration(st.UserNS + st.SysNS)
+		o.MaxRSSKB = st.MaxRSSKB
+		o.WallTimeout = st.WallTimeout || lc.killed
+	} else if ps := lc.cmd.ProcessState; ps != nil {
+		ws = ps.Sys().(syscall.WaitStatus)
+		o.CPUTime = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			o.MaxRSSKB = ru.Maxrss
+		}
+		o.WallTimeout = lc.killed
+	}
+	// A child forked with vfork inherits its parent's peak RSS at exec: the
+	// rusage figure is at least the init's own (tens of MB for a large main
+	// binary). The memory cgroup's peak, charged only by the program's tree,
+	// is the tighter bound when there is one.
+	if peakKB > 0 && peakKB < o.MaxRSSKB {
+		o.MaxRSSKB = peakKB
+	}
+	if ws.Signaled() {
+		o.ExitCode = -1
+		o.Signal = ws.Signal().String()
+		// RLIMIT_CPU (whole seconds) kills with SIGKILL; rusage can read a
+		// little below the kernel's own count, hence the margin.
+		cpuLimit := (lc.limits.CPUTime + time.Second - 1) / time.Second * time.Second
+		o.CPUTimeout = ws.Signal() == syscall.SIGXCPU ||
+			(ws.Signal() == syscall.SIGKILL && !o.WallTimeout && !o.MemoryExceeded && o.CPUTime >= cpuLimit*8/10)
+	} else {
+		o.ExitCode = ws.ExitStatus()
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) && !errors.Is(werr, exec.ErrWaitDelay) {
+		return o, fmt.Errorf("sandbox: wait: %w", werr)
+	}
+	return o, nil
 }
 
 // Run runs the program to its end with stdin as input.
 func Run(ctx context.Context, s Spec, stdin []byte) (Outcome, error) {
-	cmd, cleanup, err := s.command(ctx)
+	lc, err := prepare(s)
 	if err != nil {
 		return Outcome{}, err
 	}
-	defer cleanup()
-	l := s.Limits
+	l := lc.limits
 	out := &capWriter{limit: l.OutputBytes}
 	errw := &capWriter{limit: l.OutputBytes}
-	cmd.Stdout, cmd.Stderr = out, errw
+	lc.cmd.Stdout, lc.cmd.Stderr = out, errw
 	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+		lc.cmd.Stdin = bytes.NewReader(stdin)
 	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return Outcome{}, fmt.Errorf("sandbox: start %s: %w", s.Path, err)
+	if err := lc.begin(); err != nil {
+		return Outcome{}, err
 	}
-	pgid := cmd.Process.Pid
-	timer := time.AfterFunc(l.WallTime, func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	stop := context.AfterFunc(ctx, func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	werr := cmd.Wait()
-	wallTimeout := !timer.Stop()
+	stop := context.AfterFunc(ctx, func() { lc.kill(false) })
+	werr := lc.cmd.Wait()
 	stop()
-	syscall.Kill(-pgid, syscall.SIGKILL) // orphans left in the group
-	o := outcome(cmd.ProcessState, time.Since(start), l)
-	o.WallTimeout = wallTimeout
+	o, err := lc.finish(werr)
 	o.Stdout, o.Stderr = out.buf.Bytes(), errw.buf.Bytes()
 	o.StdoutTruncated, o.StderrTruncated = out.truncated, errw.truncated
-	var ee *exec.ExitError
-	if werr != nil && !errors.As(werr, &ee) {
-		return o, fmt.Errorf("sandbox: wait: %w", werr)
+	if err != nil {
+		return o, err
 	}
 	return o, ctx.Err()
 }
 
-func outcome(ps *os.ProcessState, wall time.Duration, l Limits) Outcome {
-	o := Outcome{WallTime: wall}
-	if ps == nil {
-		return o
-	}
-	o.CPUTime = ps.UserTime() + ps.SystemTime()
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		o.MaxRSSKB = ru.Maxrss
-	}
-	ws := ps.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		o.ExitCode = -1
-		o.Signal = ws.Signal().String()
-		o.CPUTimeout = ws.Signal() == syscall.SIGXCPU || (ws.Signal() == syscall.SIGKILL && o.CPUTime >= l.CPUTime)
-	} else {
-		o.ExitCode = ws.ExitStatus()
-	}
-	return o
-}
-
 type process struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	stdout  io.Reader
-	stderr  *capWriter
-	cleanup func()
-	start   time.Time
-	limits  Limits
-	once    sync.Once
-	timer   *time.Timer
+	lc     *launch
+	stdin  io.WriteCloser
+	stdout io.Reader
+	stderr *capWriter
+	once   sync.Once
+	out    Outcome
+	err    error
+	stop   func() bool
 }
 
 // Start starts a long-running sandboxed worker with pipes. The wall-time limit
 // applies to the worker's whole life.
 func Start(ctx context.Context, s Spec) (Process, error) {
-	cmd, cleanup, err := s.command(ctx)
+	lc, err := prepare(s)
 	if err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, cleanup: cleanup, limits: s.Limits}
-	p.stderr = &capWriter{limit: s.Limits.OutputBytes}
-	cmd.Stderr = p.stderr
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		cleanup()
+	p := &process{lc: lc, stderr: &capWriter{limit: lc.limits.OutputBytes}}
+	lc.cmd.Stderr = p.stderr
+	if p.stdin, err = lc.cmd.StdinPipe(); err == nil {
+		p.stdout, err = lc.cmd.StdoutPipe()
+	}
+	if err != nil {
+		lc.abort()
 		return nil, err
 	}
-	if p.stdout, err = cmd.StdoutPipe(); err != nil {
-		cleanup()
+	if err := lc.begin(); err != nil {
 		return nil, err
 	}
-	p.start = time.Now()
-	if err := cmd.Start(); err != nil {
-		cleanup()
-		return nil, fmt.Errorf("sandbox: start %s: %w", s.Path, err)
-	}
-	p.timer = time.AfterFunc(s.Limits.WallTime, p.Kill)
-	context.AfterFunc(ctx, p.Kill)
+	p.stop = context.AfterFunc(ctx, p.Kill)
 	return p, nil
 }
 
 func (p *process) Stdin() io.WriteCloser { return p.stdin }
 func (p *process) Stdout() io.Reader     { return p.stdout }
-func (p *process) Pid() int              { return p.cmd.Process.Pid }
-func (p *process) Kill()                 { syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
+
+// Pid is the host pid of the sandbox's top process (the init when namespaces
+// are used); killing its process group ends the tree.
+func (p *process) Pid() int { return p.lc.cmd.Process.Pid }
+func (p *process) Kill()    { p.lc.kill(false) }
 
 func (p *process) Wait() (Outcome, error) {
-	werr := p.cmd.Wait()
-	wallTimeout := !p.timer.Stop()
-	p.Kill()
-	p.once.Do(p.cleanup)
-	o := outcome(p.cmd.ProcessState, time.Since(p.start), p.limits)
-	o.WallTimeout = wallTimeout
-	o.Stderr, o.StderrTruncated = p.stderr.buf.Bytes(), p.stderr.truncated
-	var ee *exec.ExitError
-	if werr != nil && !errors.As(werr, &ee) {
-		return o, werr
-	}
-	return o, nil
+	p.once.Do(func() {
+		werr := p.lc.cmd.Wait()
+		p.stop()
+		p.out, p.err = p.lc.finish(werr)
+		p.out.Stderr, p.out.StderrTruncated = p.stderr.buf.Bytes(), p.stderr.truncated
+	})
+	return p.out, p.err
 }

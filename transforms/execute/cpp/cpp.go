@@ -1,0 +1,530 @@
+// Package cpp is the C++ execution engine: one translation unit per batch.
+//
+// Run generates one program for all candidates of a batch: each candidate in its own
+// namespace (c0, c1, ...) with `using namespace std;`, its #includes hoisted to the
+// top, the tests as C++ literals built through adapter types (harness.h) that convert
+// to what the candidate takes (T*, vector<T>&, const vector<T>&, T**, int a[][N],
+// std::string&, char*, ...), and a main that runs one candidate's tests from a given
+// test on, printing the runner protocol (transforms/execute/protocol.go). harness.h
+// and <bits/stdc++.h> are precompiled once into the cache directory.
+//
+// A program that does not compile is split: the candidates the compiler's messages
+// point at are set apart and the rest compiled again; a group that still fails is
+// halved. A candidate gets compile_error only when it fails to compile alone.
+//
+// The binary runs in the sandbox once per candidate; when it dies on test k (a signal,
+// a timeout), test k gets its status and the binary is started again from test k+1
+// (after MaxConsecutiveTimeouts timeouts in a row, the rest are timeouts unrun).
+// Batch.Limits.CPUTime and WallTime bound each test (interval timers in the program);
+// MemoryBytes is the program's address space.
+package cpp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+)
+
+//go:embed harness.h
+var harnessSource []byte
+
+func init() {
+	execute.Register(schemas.Cpp, func(opts execute.Options) (execute.Engine, error) {
+		return New(opts)
+	})
+}
+
+// Flags are the compiler flags of the precompiled header and of every program; the
+// header is only used with exactly these.
+var Flags = []string{"-O2", "-std=c++17"}
+
+// MaxConsecutiveTimeouts bounds the cost of a candidate that loops on every test:
+// after this many timeouts in a row its remaining tests are reported as timeouts
+// without being run.
+const MaxConsecutiveTimeouts = 3
+
+// stackSize is the stack of the thread the tests run on, for deep recursion.
+const stackSize = 256 << 20
+
+// Engine runs C++ batches. It is safe for concurrent use.
+type Engine struct {
+	cxx string
+	dir string // cache: harness.h and its .gch
+	pch bool   // the precompiled header is valid
+
+	mu    sync.Mutex // guards stats
+	stats Stats
+}
+
+// Stats counts the engine's work.
+type Stats struct {
+	Compiles int           // compiler runs for programs
+	Compile  time.Duration // time spent compiling
+	Runs     int           // sandboxed program runs
+}
+
+// New prepares the cache directory (opts.WorkDir, else transmute-cache-<uid> in the
+// temporary directory) and the precompiled header in it, unless already there. The
+// directory and its parents must be readable by the sandbox's user. A header that
+// cannot be precompiled only makes compiles slower.
+func New(opts execute.Options) (*Engine, error) {
+	cxx := opts.CXX
+	if cxx == "" {
+		var err error
+		if cxx, err = exec.LookPath("g++"); err != nil {
+			return nil, fmt.Errorf("cpp engine: no g++ on PATH: %w", err)
+		}
+	}
+	version, err := exec.Command(cxx, "-dumpfullversion", "-dumpversion").Output()
+	if err != nil {
+		return nil, fmt.Errorf("cpp engine: %s: %w", cxx, err)
+	}
+	h := sha256.New()
+	h.Write(harnessSource)
+	fmt.Fprintf(h, "\x00%s\x00%s\x00%s", cxx, version, strings.Join(Flags, " "))
+	sub := "cpp-harness-" + hex.EncodeToString(h.Sum(nil)[:6])
+	e := &Engine{cxx: cxx}
+	root := opts.WorkDir
+	if root == "" {
+		// A cache shared by the processes of this user: the precompiled header (about
+		// 100 MB, seconds to build) is built once per compiler and harness version.
+		root = filepath.Join(os.TempDir(), fmt.Sprintf("transmute-cache-%d", os.Getuid()))
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return nil, fmt.Errorf("cpp engine: %w", err)
+		}
+	} else {
+		_ = os.Chmod(root, 0o755)
+	}
+	e.dir = filepath.Join(root, sub)
+	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cpp engine: %w", err)
+	}
+	_ = os.Chmod(e.dir, 0o755)
+	if err := writeIfChanged(filepath.Join(e.dir, "harness.h"), harnessSource); err != nil {
+		return nil, fmt.Errorf("cpp engine: %w", err)
+	}
+	e.pch = e.precompile()
+	return e, nil
+}
+
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// precompile builds harness.h.gch unless present, and checks that g++ uses it.
+func (e *Engine) precompile() bool {
+	gch := filepath.Join(e.dir, "harness.h.gch")
+	if _, err := os.Stat(gch); err != nil {
+		tmp := fmt.Sprintf("%s.%d.tmp", gch, os.Getpid())
+		args := append(append([]string{}, Flags...), "-x", "c++-header", "-o", tmp, filepath.Join(e.dir, "harness.h"))
+		if out, err := exec.Command(e.cxx, args...).CombinedOutput(); err != nil {
+			os.Remove(tmp)
+			_ = out
+			return false
+		}
+		_ = os.Chmod(tmp, 0o644)
+		if err := os.Rename(tmp, gch); err != nil {
+			return false
+		}
+	}
+	// -H prints "! <path>.gch" when the precompiled header is used.
+	probe, err := os.MkdirTemp(e.dir, "probe-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(probe)
+	src := filepath.Join(probe, "tu.cpp")
+	if err := os.WriteFile(src, []byte("#include \"harness.h\"\nint main() { return 0; }\n"), 0o644); err != nil {
+		return false
+	}
+	args := append(append([]string{}, Flags...), "-Winvalid-pch", "-H", "-fsyntax-only", "-I", e.dir, src)
+	out, err := exec.Command(e.cxx, args...).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("! "+gch)) {
+		os.Remove(gch)
+		return false
+	}
+	return true
+}
+
+// Lang returns "cpp".
+func (e *Engine) Lang() string { return schemas.Cpp }
+
+// Precompiled tells whether programs use the precompiled header.
+func (e *Engine) Precompiled() bool { return e.pch }
+
+// Stats returns the work done so far.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// Close releases nothing: the cache directory is kept for the next engine, and each
+// batch removes its own files.
+func (e *Engine) Close() error { return nil }
+
+// program is a compiled binary and the candidates it holds.
+type program struct {
+	bin   string
+	cands []int
+}
+
+// Run compiles the batch and runs every candidate on every test.
+func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, error) {
+	col := execute.NewCollector(b)
+	if len(b.Candidates) == 0 {
+		return col.Results, nil
+	}
+	bi, err := newBatchInfo(b.Params, b.Returns, b.Tests)
+	if err != nil {
+		// the problem itself cannot be run in C++: every candidate is an infra error
+		for i := range b.Candidates {
+			col.MarkRest(i, schemas.StatusInfraError, err.Error())
+		}
+		return col.Finish(schemas.StatusInfraError, err.Error()), nil
+	}
+	var idx []int
+	for i, c := range b.Candidates {
+		p := prepare(c.Imports, c.Code, c.Entry)
+		bi.prep = append(bi.prep, p)
+		if p.entry == "" {
+			feed(col, lineCompile(i, "no function definition found in the code"))
+			continue
+		}
+		idx = append(idx, i)
+	}
+	work, err := os.MkdirTemp(e.dir, "batch-")
+	if err != nil {
+		return nil, fmt.Errorf("cpp engine: %w", err)
+	}
+	defer os.RemoveAll(work)
+	_ = os.Chmod(work, 0o755)
+	r := &batchRun{e: e, bi: bi, col: col, work: work, lim: b.Limits.WithDefaults(),
+		noStart: map[int]string{}}
+	if len(idx) > 0 {
+		if err := r.build(ctx, idx); err != nil {
+			return nil, err
+		}
+	}
+	// r.progs grows when a program that does not start is split.
+	for k := 0; k < len(r.progs); k++ {
+		p := r.progs[k]
+		for pos, i := range p.cands {
+			started, err := r.runCandidate(ctx, p, i)
+			if err != nil {
+				return nil, err
+			}
+			if started {
+				continue
+			}
+			if len(p.cands) == 1 {
+				break
+			}
+			// The program did not start: a static initializer of some candidate, or
+			// the candidates' static data together, is too much. Split the rest.
+			left := p.cands[pos:]
+			h := len(left) / 2
+			if err := r.build(ctx, left[:h]); err != nil {
+				return nil, err
+			}
+			if err := r.build(ctx, left[h:]); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	res := col.Finish(schemas.StatusInfraError, "not run")
+	for i, msg := range r.noStart {
+		res[i].Status, res[i].Detail = schemas.StatusRuntimeError, msg
+	}
+	return res, nil
+}
+
+type batchRun struct {
+	e     *Engine
+	bi    *batchInfo
+	col   *execute.Collector
+	work  string
+	lim   sandbox.Limits
+	progs []program
+	n     int // programs compiled, for unique names
+	// noStart holds the candidates whose program, alone, did not start.
+	noStart map[int]string
+}
+
+func feed(col *execute.Collector, l execute.Line) {
+	raw, _ := json.Marshal(l)
+	col.Feed(raw)
+}
+
+func lineCompile(c int, msg string) execute.Line {
+	return execute.Line{C: c, Compile: "error", Msg: msg}
+}
+
+// compile builds a program of the candidates idx; it returns the binary's path, or ""
+// and the compiler's output.
+func (r *batchRun) compile(ctx context.Context, idx []int) (string, string, unit, error) {
+	r.n++
+	dir := filepath.Join(r.work, "p"+strconv.Itoa(r.n))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", "", unit{}, err
+	}
+	_ = os.Chmod(dir, 0o755)
+	u := generate(r.bi, idx)
+	src := filepath.Join(dir, "tu.cpp")
+	if err := os.WriteFile(src, u.src, 0o644); err != nil {
+		return "", "", unit{}, err
+	}
+	bin := filepath.Join(dir, "prog")
+	args := append(append([]string{}, Flags...), "-w", "-fmax-errors=200", "-I", r.e.dir, "-o", bin, src)
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, r.e.cxx, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	r.e.mu.Lock()
+	r.e.stats.Compiles++
+	r.e.stats.Compile += time.Since(start)
+	r.e.mu.Unlock()
+	if ctx.Err() != nil {
+		return "", "", u, ctx.Err()
+	}
+	msg := strings.ReplaceAll(string(out), dir+"/", "")
+	if err != nil {
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", msg, u, nil
+	}
+	_ = os.Chmod(bin, 0o755)
+	return bin, "", u, nil
+}
+
+// build compiles idx, setting apart the candidates that do not compile.
+func (r *batchRun) build(ctx context.Context, idx []int) error {
+	bin, msg, u, err := r.compile(ctx, idx)
+	if err != nil {
+		return err
+	}
+	if bin != "" {
+		r.progs = append(r.progs, program{bin: bin, cands: idx})
+		return nil
+	}
+	if len(idx) == 1 {
+		feed(r.col, lineCompile(idx[0], trimMsg(msg)))
+		return nil
+	}
+	sus := suspects(msg, u)
+	var rest, bad []int
+	for _, i := range idx {
+		if sus[i] {
+			bad = append(bad, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(bad) == 0 || len(rest) == 0 {
+		// the messages do not say: halve
+		h := len(idx) / 2
+		if err := r.build(ctx, idx[:h]); err != nil {
+			return err
+		}
+		return r.build(ctx, idx[h:])
+	}
+	if err := r.build(ctx, rest); err != nil {
+		return err
+	}
+	if len(bad) <= 4 {
+		for _, i := range bad {
+			if err := r.build(ctx, []int{i}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return r.build(ctx, bad)
+}
+
+// suspects returns the candidates whose lines the compiler's messages mention.
+func suspects(msg string, u unit) map[int]bool {
+	s := map[int]bool{}
+	for _, m := range tuLineRe.FindAllStringSubmatch(msg, -1) {
+		line, _ := strconv.Atoi(m[1])
+		for c, spans := range u.spans {
+			for _, sp := range spans {
+				if line >= sp.from && line < sp.to {
+					s[c] = true
+				}
+			}
+		}
+	}
+	return s
+}
+
+func trimMsg(s string) string {
+	const max = 4000
+	if len(s) > max {
+		return s[:max] + "\n..."
+	}
+	return s
+}
+
+// runCandidate runs candidate i of program p on all tests, restarting the program
+// after the test it died on. It returns false when the program did not start and p
+// holds other candidates (the caller splits p); a program of one candidate that does
+// not start makes the candidate's tests runtime errors.
+func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, error) {
+	n := r.bi.ntests
+	feed(r.col, execute.Line{C: i, Compile: "ok"})
+	wall, cpu := r.lim.WallTime, r.lim.CPUTime
+	stack := min(int64(stackSize), r.lim.MemoryBytes/4)
+	from, timeouts := 0, 0
+	for from < n {
+		left := time.Duration(n - from)
+		lim := r.lim
+		lim.CPUTime = cpu*left + time.Second
+		lim.WallTime = (wall+500*time.Millisecond)*left + 2*time.Second
+		lim.MemoryBytes = r.lim.MemoryBytes + stack // the test thread's stack is extra
+		spec := sandbox.Spec{
+			Path: p.bin,
+			Args: []string{strconv.Itoa(i), strconv.Itoa(from),
+				strconv.FormatFloat(wall.Seconds(), 'f', 3, 64),
+				strconv.FormatFloat(cpu.Seconds(), 'f', 3, 64),
+				strconv.FormatInt(stack, 10)},
+			ReadOnly: []string{filepath.Dir(p.bin)},
+			Limits:   lim,
+		}
+		var o sandbox.Outcome
+		var err error
+		// An error is the sandbox's own failure (not the program's): retry it.
+		for attempt := 0; attempt < 3; attempt++ {
+			if attempt > 0 {
+				time.Sleep(time.Duration(attempt) * 200 * time.Millisecond)
+			}
+			o, err = sandbox.Run(ctx, spec, nil)
+			r.e.mu.Lock()
+			r.e.stats.Runs++
+			r.e.mu.Unlock()
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			if err == nil {
+				break
+			}
+		}
+		if err != nil {
+			if len(p.cands) > 1 && from == 0 {
+				return false, nil // maybe the program cannot be executed: split it
+			}
+			r.col.MarkRest(i, schemas.StatusInfraError, "sandbox: "+err.Error())
+			return true, nil
+		}
+		ready, done := false, false
+		next := from // the first test without a result
+		for _, line := range bytes.Split(o.Stdout, []byte("\n")) {
+			if string(line) == "#ready" {
+				ready = true
+				continue
+			}
+			var h struct {
+				C    int  `json:"c"`
+				T    *int `json:"t"`
+				Done bool `json:"done"`
+			}
+			if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &h) != nil || h.C != i {
+				continue
+			}
+			r.col.Feed(line)
+			if h.Done {
+				done = true
+			}
+			if h.T != nil && *h.T+1 > next {
+				next = *h.T + 1
+			}
+		}
+		if done || next >= n {
+			return true, nil
+		}
+		if !ready {
+			if len(p.cands) > 1 {
+				return false, nil
+			}
+			msg := "the program did not start: " + describe(o)
+			r.col.MarkRest(i, schemas.StatusRuntimeError, msg)
+			r.noStart[i] = msg
+			return true, nil
+		}
+		status, msg := deathStatus(o)
+		feed(r.col, execute.Line{C: i, T: &next, S: status, E: msg,
+			WallNs: int64(min(o.WallTime, wall)), CPUNs: int64(min(o.CPUTime, cpu))})
+		from = next + 1
+		if status == schemas.StatusTimeout {
+			timeouts++
+		} else {
+			timeouts = 0
+		}
+		if timeouts >= MaxConsecutiveTimeouts && from < n {
+			r.col.MarkRest(i, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
+			return true, nil
+		}
+	}
+	return true, nil
+}
+
+// deathStatus is the status of the test a program died on.
+func deathStatus(o sandbox.Outcome) (string, string) {
+	switch {
+	case o.MemoryExceeded:
+		return schemas.StatusMemoryLimit, "memory limit exceeded"
+	case o.WallTimeout, o.CPUTimeout,
+		o.Signal == "alarm clock", o.Signal == "profiling timer expired",
+		o.Signal == "CPU time limit exceeded", o.Signal == "virtual timer expired":
+		return schemas.StatusTimeout, "time limit exceeded"
+	case o.StdoutTruncated:
+		return schemas.StatusOutputLimit, "output limit exceeded"
+	}
+	return schemas.StatusRuntimeError, describe(o)
+}
+
+func describe(o sandbox.Outcome) string {
+	var s string
+	switch {
+	case o.Signal != "":
+		s = "killed by signal: " + o.Signal
+	case o.ExitCode != 0:
+		s = fmt.Sprintf("exited with code %d", o.ExitCode)
+	default:
+		s = "exited during the test"
+	}
+	if e := strings.TrimSpace(string(o.Stderr)); e != "" {
+		if len(e) > 500 {
+			e = e[:500] + "..."
+		}
+		s += ": " + e
+	}
+	return s
+}

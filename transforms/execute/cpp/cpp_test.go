@@ -1,0 +1,454 @@
+package cpp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	code := m.Run()
+	if shared != nil {
+		shared.Close()
+		os.RemoveAll(sharedDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	sharedDir string
+	shared    *Engine
+)
+
+// newEngine shares one cache (and precompiled header) between the package's tests.
+func newEngine(t testing.TB) *Engine {
+	t.Helper()
+	if shared == nil {
+		d, err := os.MkdirTemp("", "transmute-cpp-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sharedDir = d
+		if shared, err = New(execute.Options{WorkDir: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return shared
+}
+
+func params(types ...string) []schemas.Param {
+	var ps []schemas.Param
+	for i, t := range types {
+		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
+	}
+	return ps
+}
+
+func tests(args ...string) []schemas.Test {
+	var ts []schemas.Test
+	for i, a := range args {
+		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
+	}
+	return ts
+}
+
+func run(t *testing.T, e *Engine, b execute.Batch) []execute.Result {
+	t.Helper()
+	if b.Limits == (sandbox.Limits{}) {
+		b.Limits = sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second}
+	}
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(b.Candidates) {
+		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
+	}
+	return res
+}
+
+func canon(t *testing.T, typ, raw string) string {
+	t.Helper()
+	v, err := values.Canonical(values.MustParseType(typ), raw)
+	if err != nil {
+		t.Fatalf("canonical %s %s: %v", typ, raw, err)
+	}
+	return v
+}
+
+func TestPrecompiledHeader(t *testing.T) {
+	e := newEngine(t)
+	if !e.Precompiled() {
+		t.Errorf("the precompiled header is not used")
+	}
+	if got := LastFunction("int helper(int x) { return x; }\ntemplate <class T> T g(T a) { return a; }\nlong long* f(int a[], int n) { return 0; }\nint main() {}"); got != "f" {
+		t.Errorf("LastFunction = %q, want f", got)
+	}
+}
+
+// TestRoundTrip passes values of every type through functions and checks the
+// canonical outputs; each batch holds several candidates (different C++ signatures for
+// the same declared types), to test the argument adapters.
+func TestRoundTrip(t *testing.T) {
+	e := newEngine(t)
+	type tc struct{ args, want string }
+	cases := []struct {
+		types []string
+		ret   string
+		codes []string
+		tests []tc
+	}{
+		{[]string{"int", "int[]", "int[][]", "char[]"}, "int", []string{
+			"int f(int x, int a[], int** m, char s[]) { return x + a[0] + a[2] + m[1][0] + strlen(s); }",
+			"int f(long long x, vector<int>& a, vector<vector<int>>& m, vector<char>& s) { return x + a[0] + a[2] + m[1][0] + s.size(); }",
+			"int f(int x, const vector<int>& a, const vector<vector<int>>& m, string s) { return x + a[0] + a[2] + m[1][0] + s.size(); }",
+			"int f(int x, vector<long long> a, int m[][2], const char* s) { return x + a[0] + a[2] + m[1][0] + strlen(s); }",
+			"long long f(int& x, vector<int> a, vector<vector<int>> m, const string& s) { return x + a[0] + a[2] + m[1][0] + s.size(); }",
+		}, []tc{{`[-2147483648,[3,1,2],[[1,2],[3,4]],"xyz"]`, "-2147483637"}, {`[5,[0,0,0],[[0],[1]],["a"]]`, "7"}}},
+		{[]string{"long", "long[]"}, "long", []string{
+			"long long f(long long x, long long a[]) { return x * 2 + a[1]; }",
+			"long f(long x, long a[]) { return x * 2 + a[1]; }",
+		}, []tc{{"[4611686018427387903,[0,-1]]", "9223372036854775805"}, {"[1,[1,9000000000]]", "9000000002"}}},
+		{[]string{"float"}, "float", []string{"float f(float x) { return x / 3; }"}, []tc{{"[1.0]", "0.33333334"}}},
+		{[]string{"double"}, "double", []string{"double f(double x) { return x > 1 ? x * 1e308 * 10 : x * 3; }", "double f(const double x) { return x > 1 ? HUGE_VAL : x * 3; }"},
+			[]tc{{"[0.1]", "0.30000000000000004"}, {"[10]", `"Infinity"`}}},
+		{[]string{"bool", "int"}, "bool", []string{"bool f(bool x, int y) { return !x && y; }", "int f(int x, int y) { return x ? 0 : y; }"},
+			[]tc{{"[false,1]", "true"}, {"[true,1]", "false"}}},
+		{[]string{"char"}, "char", []string{"char f(char c) { return c + 1; }", "int f(char c) { return c + 1; }"}, []tc{{`["a"]`, `"b"`}}},
+		{[]string{"string"}, "string", []string{
+			"string f(string s) { reverse(s.begin(), s.end()); return s + \"\\\"\\\\\"; }",
+			"string f(const string& s) { string r(s.rbegin(), s.rend()); return r + \"\\\"\\\\\"; }",
+			"string f(char* s) { string r(s); reverse(r.begin(), r.end()); return r + \"\\\"\\\\\"; }",
+		}, []tc{{`["ab\nc"]`, `"c\nba\"\\"`}, {`[""]`, `"\"\\"`}}},
+		{[]string{"int[]", "int[][]"}, "int[][]", []string{
+			"vector<vector<int>> f(vector<int> a, vector<vector<int>> m) { sort(a.begin(), a.end()); m.push_back(a); return m; }",
+		}, []tc{{"[[3,1,2],[[1],[]]]", "[[1],[],[1,2,3]]"}}},
+		{[]string{"char[]"}, "char[]", []string{
+			"vector<char> f(vector<char> s) { reverse(s.begin(), s.end()); return s; }",
+			"string f(string s) { reverse(s.begin(), s.end()); return s; }",
+		}, []tc{{`[["x","y"]]`, `["y","x"]`}, {`["abc"]`, `["c","b","a"]`}}},
+		{[]string{"int[]", "bool[]", "int"}, "void", []string{
+			"void f(int a[], bool b[], int n) { sort(a, a + n); b[0] = !b[0]; }",
+			"void f(vector<int>& a, vector<bool>& b, int n) { sort(a.begin(), a.end()); b[0] = !b[0]; }",
+		}, []tc{{"[[3,1,2],[true,true],3]", "[[1,2,3],[false,true]]"}}},
+	}
+	for _, c := range cases {
+		b := execute.Batch{Lang: "cpp", Params: params(c.types...), Returns: c.ret}
+		for _, x := range c.tests {
+			b.Tests = append(b.Tests, tests(x.args)[0])
+			b.Tests[len(b.Tests)-1].Index = int32(len(b.Tests) - 1)
+		}
+		for i, code := range c.codes {
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: code})
+		}
+		for i, r := range run(t, e, b) {
+			if r.Status != schemas.StatusOK {
+				t.Errorf("%v -> %s %q: %s %s", c.types, c.ret, c.codes[i], r.Status, r.Detail)
+				continue
+			}
+			for j, x := range c.tests {
+				tr := r.Tests[j]
+				want := canon(t, c.ret, x.want)
+				if tr.Status != schemas.StatusOK || !values.Equal(values.MustParseType(c.ret), tr.Output, want, values.Tolerance{}) {
+					t.Errorf("%v -> %s %q on %s: %s %s %s, want %s", c.types, c.ret, c.codes[i], x.args, tr.Status, tr.Error, tr.Output, want)
+				}
+				if tr.Status == schemas.StatusOK && tr.WallTime <= 0 {
+					t.Errorf("%q: no wall time measured", c.codes[i])
+				}
+			}
+		}
+	}
+	st := e.Stats()
+	t.Logf("%d compiles in %v, %d runs", st.Compiles, st.Compile, st.Runs)
+}
+
+// TestFailures puts compile errors, a crash, an exception, an infinite loop and memory
+// exhaustion in one batch: each gets its status, the others are unaffected.
+func TestFailures(t *testing.T) {
+	e := newEngine(t)
+	before := e.Stats()
+	good := "#include <numeric>\nint f(int a, int b) { cout << \"noise\" << endl; printf(\"{\\\"c\\\":0}\\n\"); return gcd(a, b) + a / b; }"
+	b := execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
+		Tests:  tests("[6,2]", "[1,0]", "[9,3]"),
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, MemoryBytes: 512 << 20},
+		Candidates: []execute.Candidate{
+			{ID: "syntax", Code: "int f(int a, int b) { return a +; }"},
+			{ID: "good", Code: "int f(int a, int b) { if (b == 0) return -1; return a / b; }"},
+			{ID: "types", Code: "int f(int a, int b) { return undefined_thing(a); }"},
+			{ID: "loop", Code: "int f(int a, int b) { volatile int x = 0; while (b == 0) x++; return a; }"},
+			{ID: "throw", Code: "int f(int a, int b) { if (b == 0) throw std::runtime_error(\"zero\"); return a; }"},
+			{ID: "segv", Code: "int f(int a, int b) { if (b == 0) { volatile int* p = nullptr; return *p; } return a * b; }"},
+			{ID: "memory", Code: "int f(int a, int b) { vector<long long> v(2000000000LL); return v[a]; }"},
+			{ID: "abort", Code: "#define SQ(x) ((x)*(x))\nint f(int a, int b) { if (b == 0) abort(); return SQ(a); }"},
+			{ID: "macro", Code: "int f(int a, int b) { return SQ(a); }"}, // SQ of the candidate before must not leak
+			{ID: "helper", Code: "static int calls = 0;\nint helper(int x) { return x + 1; }\nint f(int a, int b) { return helper(a) + calls++; }"},
+			{ID: "good2", Code: good},
+			{ID: "noentry", Code: "int x = 3;"},
+			{ID: "brace", Code: "int f(int a, int b) { return a;"},
+		}}
+	res := run(t, e, b)
+	byID := map[string]execute.Result{}
+	for _, r := range res {
+		byID[r.CandidateID] = r
+	}
+	ok, rt, to, ce := schemas.StatusOK, schemas.StatusRuntimeError, schemas.StatusTimeout, schemas.StatusCompileError
+	expect := func(id, status string, tests ...string) {
+		t.Helper()
+		r := byID[id]
+		if r.Status != status {
+			t.Errorf("%s: status %s (%s), want %s", id, r.Status, r.Detail, status)
+		}
+		for i, s := range tests {
+			if r.Tests[i].Status != s {
+				t.Errorf("%s test %d: %s (%s), want %s", id, i, r.Tests[i].Status, r.Tests[i].Error, s)
+			}
+		}
+	}
+	outputs := func(id string, want ...string) {
+		t.Helper()
+		for i, w := range want {
+			if w != "" && byID[id].Tests[i].Output != w {
+				t.Errorf("%s test %d: output %q, want %q", id, i, byID[id].Tests[i].Output, w)
+			}
+		}
+	}
+	expect("syntax", ce)
+	if !strings.Contains(byID["syntax"].Detail, "error") {
+		t.Errorf("syntax detail: %q", byID["syntax"].Detail)
+	}
+	expect("types", ce)
+	if !strings.Contains(byID["types"].Detail, "undefined_thing") {
+		t.Errorf("types detail: %q", byID["types"].Detail)
+	}
+	expect("good", ok, ok, ok, ok)
+	outputs("good", "3", "-1", "3")
+	expect("loop", to, ok, to, ok)
+	expect("throw", ok, ok, rt, ok)
+	if !strings.Contains(byID["throw"].Tests[1].Error, "runtime_error: zero") {
+		t.Errorf("throw: %q", byID["throw"].Tests[1].Error)
+	}
+	expect("segv", ok, ok, rt, ok)
+	outputs("segv", "12", "", "27")
+	expect("memory", schemas.StatusMemoryLimit, schemas.StatusMemoryLimit)
+	expect("abort", ok, ok, rt, ok)
+	outputs("abort", "36", "", "81")
+	expect("macro", ce)
+	expect("helper", ok, ok, ok, ok)
+	outputs("helper", "7", "3", "12")
+	expect("good2", ok, ok, rt, ok)
+	outputs("good2", "5", "", "6")
+	expect("noentry", ce)
+	expect("brace", ce)
+	b.Tests = tests("[1,1]", "[2,1]", "[3,1]", "[0,1]", "[5,1]")
+	for _, r := range run(t, e, execute.Batch{Lang: "cpp", Params: b.Params, Returns: "int", Tests: b.Tests,
+		Limits: sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: time.Second}, Candidates: []execute.Candidate{{ID: "spin", Code: "int f(int a, int b) { volatile int x = 0; while (a > 0) x++; return a; }"}}}) {
+		// three timeouts in a row: the rest are reported without being run
+		for k, want := range []string{to, to, to, to, to} {
+			if r.Tests[k].Status != want {
+				t.Errorf("spin test %d: %s %s", k, r.Tests[k].Status, r.Tests[k].Error)
+			}
+		}
+		if !strings.Contains(r.Tests[3].Error, "consecutive") {
+			t.Errorf("spin test 3 was run: %+v", r.Tests[3])
+		}
+	}
+	after := e.Stats()
+	t.Logf("compiles: %d, runs: %d", after.Compiles-before.Compiles, after.Runs-before.Runs)
+}
+
+// TestBisection: a link error names no line of the program, so the engine halves the
+// candidates until the failing one is alone.
+func TestBisection(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{Lang: "cpp", Params: params("int"), Returns: "long", Tests: tests("[3]", "[1,"),
+		Candidates: []execute.Candidate{
+			{ID: "a", Code: "long long f(int x) { return x + 1LL; }"},
+			{ID: "link", Code: "int g(int);\nlong long f(int x) { return g(x); }"},
+			{ID: "c", Code: "long long f(int x) { return x + 3LL; }"},
+			{ID: "d", Code: "long long f(int x) { return x + 4LL; }"},
+		}}
+	res := run(t, e, b)
+	for k, want := range []string{"4", "", "6", "7"} {
+		r := res[k]
+		if want == "" {
+			if r.Status != schemas.StatusCompileError || !strings.Contains(r.Detail, "undefined reference") {
+				t.Errorf("%s: %s %q", r.CandidateID, r.Status, r.Detail)
+			}
+			continue
+		}
+		// bad test data (test 1) is the harness's problem, not the candidate's; the
+		// collector makes it the run's status
+		if r.Status != schemas.StatusInfraError || r.Tests[0].Status != schemas.StatusOK || r.Tests[0].Output != want {
+			t.Errorf("%s: %s %s %+v", r.CandidateID, r.Status, r.Detail, r.Tests[0])
+		}
+		if r.Tests[1].Status != schemas.StatusInfraError || !strings.Contains(r.Tests[1].Error, "bad test arguments") {
+			t.Errorf("%s test 1: %+v", r.CandidateID, r.Tests[1])
+		}
+	}
+}
+
+// TestProgramDoesNotStart: a candidate whose static initializer aborts stops the
+// whole program before main; the engine splits the program and the others run.
+func TestProgramDoesNotStart(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+		Candidates: []execute.Candidate{
+			{ID: "static", Code: "static int boom = [] { abort(); return 0; }();\nint f(int x) { return x + boom; }"},
+			{ID: "a", Code: "int f(int x) { return x * 10; }"},
+			{ID: "b", Code: "int f(int x) { return x * 20; }"},
+		}}
+	res := run(t, e, b)
+	if r := res[0]; r.Status != schemas.StatusRuntimeError || r.Tests[0].Status != schemas.StatusRuntimeError {
+		t.Errorf("static: %s %+v", r.Status, r.Tests)
+	}
+	for k, want := range map[int][2]string{1: {"10", "20"}, 2: {"20", "40"}} {
+		r := res[k]
+		if r.Status != schemas.StatusOK || r.Tests[0].Output != want[0] || r.Tests[1].Output != want[1] {
+			t.Errorf("%s: %s %+v", r.CandidateID, r.Status, r.Tests)
+		}
+	}
+}
+
+// TestTranscoderGold runs three C++ gold functions of TransCoder-test on the inputs of
+// their Python test scripts and compares with the Python f_gold's outputs.
+func TestTranscoderGold(t *testing.T) {
+	probs := LoadGold(t, "ADD_1_TO_A_GIVEN_NUMBER", "ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES", "COUNT_PALINDROME_SUB_STRINGS_STRING")
+	e := newEngine(t)
+	for _, p := range probs {
+		b := execute.Batch{ProblemID: p.ID, Lang: "cpp", Params: p.Params, Returns: p.Returns,
+			Tests: p.Tests, Candidates: []execute.Candidate{{ID: "gold", Code: p.Code["cpp"]}}}
+		r := run(t, e, b)[0]
+		if r.Status != schemas.StatusOK {
+			t.Fatalf("%s: %s %s", p.ID, r.Status, r.Detail)
+		}
+		typ := values.MustParseType(p.Returns)
+		for i, tr := range r.Tests {
+			want := canon(t, p.Returns, p.Want[i])
+			if tr.Status != schemas.StatusOK || !values.Equal(typ, tr.Output, want, values.DefaultTolerance) {
+				t.Errorf("%s test %d: %s %s %s, want %s", p.ID, i, tr.Status, tr.Error, tr.Output, want)
+			}
+		}
+	}
+}
+
+// GoldProblem is a TransCoder-test problem with its script's inputs and outputs.
+type GoldProblem struct {
+	ID      string
+	Code    map[string]string
+	Params  []schemas.Param
+	Returns string
+	Tests   []schemas.Test
+	Want    []string // f_gold's outputs, as printed by python3
+}
+
+// goldTypes gives the declared types of the three problems the tests use (their
+// Python scripts carry no types).
+var goldTypes = map[string][2]string{
+	"ADD_1_TO_A_GIVEN_NUMBER":                  {"int", "int"},
+	"ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES": {"int[],int,int", "int"},
+	"COUNT_PALINDROME_SUB_STRINGS_STRING":      {"char[],int", "int"},
+}
+
+// LoadGold reads the problems from ../shared/corpora/transcoder-test and runs their
+// Python test scripts' f_gold with a plain python3 to get the inputs and outputs.
+func LoadGold(t *testing.T, ids ...string) []GoldProblem {
+	t.Helper()
+	dir := corpora(t)
+	f, err := os.Open(filepath.Join(dir, "transcoder-test", "gold.jsonl"))
+	if err != nil {
+		t.Skipf("TransCoder-test gold.jsonl not available: %v", err)
+	}
+	defer f.Close()
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []GoldProblem
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var row map[string]string
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatal(err)
+		}
+		id := row["sample_id"]
+		if !want[id] {
+			continue
+		}
+		p := GoldProblem{ID: id, Code: row, Returns: goldTypes[id][1]}
+		for i, typ := range strings.Split(goldTypes[id][0], ",") {
+			p.Params = append(p.Params, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: typ})
+		}
+		script := filepath.Join(dir, "transcoder-test", "testscript", "python", id+".py")
+		src, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		// Replace the script's main by one that prints [args, f_gold(*args)] as JSON.
+		body := strings.Replace(string(src), "#TOFILL", "f_filled = f_gold", 1)
+		body = strings.Replace(body, "    n_success = 0", `    import json
+    for ps in param:
+        print(json.dumps([list(ps), f_gold(*ps)]))
+    raise SystemExit(0)
+    n_success = 0`, 1)
+		cmd := exec.Command("/usr/bin/python3", "-S", "-")
+		cmd.Stdin = strings.NewReader(body)
+		res, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: running the test script: %v", id, err)
+		}
+		for i, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
+			var pair [2]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &pair); err != nil {
+				t.Fatalf("%s: %q: %v", id, line, err)
+			}
+			p.Tests = append(p.Tests, schemas.Test{Index: int32(i), Args: string(pair[0])})
+			p.Want = append(p.Want, string(pair[1]))
+		}
+		if len(p.Tests) == 0 {
+			t.Fatalf("%s: no tests in the script", id)
+		}
+		out = append(out, p)
+	}
+	if len(out) != len(ids) {
+		t.Skipf("only %d of the problems %v are in this corpus sample", len(out), ids)
+	}
+	return out
+}
+
+// corpora finds ../shared/corpora from the module root, or skips.
+func corpora(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found above the package; cannot locate ../shared/corpora")
+		}
+		dir = parent
+	}
+	c := filepath.Join(dir, "..", "shared", "corpora")
+	if _, err := os.Stat(c); err != nil {
+		t.Skipf("corpora not found at %s (a fresh checkout does not have them)", c)
+	}
+	return c
+}

@@ -1,0 +1,487 @@
+package cpp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"transmute/schemas"
+	"transmute/transforms/values"
+)
+
+// prepared is a candidate split for the translation unit.
+type prepared struct {
+	includes []string // #include lines, hoisted to the top
+	body     string   // everything else, placed in the candidate's namespace
+	defines  []string // macros the candidate defines, undefined after it
+	entry    string
+}
+
+var (
+	includeRe = regexp.MustCompile(`^\s*#\s*include\b`)
+	defineRe  = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_]\w*)`)
+	tuLineRe  = regexp.MustCompile(`tu\.cpp:(\d+):`)
+)
+
+func prepare(imports, code, entry string) prepared {
+	var p prepared
+	var body strings.Builder
+	for _, src := range []string{imports, code} {
+		for _, line := range strings.Split(src, "\n") {
+			if includeRe.MatchString(line) {
+				p.includes = append(p.includes, strings.TrimSpace(line))
+				body.WriteString("\n") // keep line numbers
+				continue
+			}
+			if m := defineRe.FindStringSubmatch(line); m != nil {
+				p.defines = append(p.defines, m[1])
+			}
+			body.WriteString(line)
+			body.WriteString("\n")
+		}
+	}
+	p.body = body.String()
+	p.entry = entry
+	if p.entry == "" {
+		p.entry = LastFunction(imports + "\n" + code)
+	}
+	return p
+}
+
+// cType is the C++ element type of a base kind.
+func cType(k values.Kind) string {
+	switch k {
+	case values.Int:
+		return "int"
+	case values.Long:
+		return "long long"
+	case values.Float:
+		return "float"
+	case values.Double:
+		return "double"
+	case values.Bool:
+		return "bool"
+	case values.Char:
+		return "char"
+	case values.String:
+		return "std::string"
+	}
+	return "void"
+}
+
+// holderType is the type of the Args field that holds an argument of type t.
+func holderType(t values.Type) string {
+	switch {
+	case t.Dims == 2:
+		return "th::Arr2<" + cType(t.Base) + ">"
+	case t.Dims == 1:
+		return "th::Arr<" + cType(t.Base) + ">"
+	case t.Base == values.String:
+		return "th::Str"
+	}
+	return cType(t.Base)
+}
+
+func kindConst(k values.Kind) string {
+	switch k {
+	case values.Int:
+		return "th::KI"
+	case values.Long:
+		return "th::KL"
+	case values.Float:
+		return "th::KF"
+	case values.Double:
+		return "th::KD"
+	case values.Bool:
+		return "th::KB"
+	case values.Char:
+		return "th::KC"
+	case values.String:
+		return "th::KS"
+	}
+	return "th::KL"
+}
+
+// cString writes s as a C++ string literal; every byte outside printable ASCII is an
+// octal escape.
+func cString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '?':
+			b.WriteString(`\?`)
+		case c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, `\%03o`, c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func intLit(v any, bits int) (string, error) {
+	var n *big.Int
+	switch x := v.(type) {
+	case json.Number:
+		var ok bool
+		if n, ok = new(big.Int).SetString(string(x), 10); !ok {
+			f, err := x.Float64()
+			if err != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
+				return "", fmt.Errorf("not an integer: %s", x)
+			}
+			n, _ = big.NewFloat(f).Int(nil)
+		}
+	case bool:
+		n = big.NewInt(0)
+		if x {
+			n = big.NewInt(1)
+		}
+	case string:
+		r := []rune(x)
+		if len(r) != 1 {
+			return "", fmt.Errorf("not an integer: %q", x)
+		}
+		n = big.NewInt(int64(r[0]))
+	default:
+		return "", fmt.Errorf("not an integer: %v", v)
+	}
+	if !n.IsInt64() {
+		return "", fmt.Errorf("integer %s does not fit in 64 bits", n)
+	}
+	i := n.Int64()
+	if i == math.MinInt64 {
+		return "(-9223372036854775807LL-1)", nil
+	}
+	if bits == 32 {
+		if i >= math.MinInt32 && i <= math.MaxInt32 {
+			return "(" + strconv.FormatInt(i, 10) + ")", nil
+		}
+		return "(int)(" + strconv.FormatInt(i, 10) + "LL)", nil
+	}
+	return "(" + strconv.FormatInt(i, 10) + "LL)", nil
+}
+
+func floatLit(v any, ctype string) (string, error) {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = strconv.ParseFloat(string(x), 64); err != nil {
+			return "", fmt.Errorf("not a number: %s", x)
+		}
+	case string:
+		switch x {
+		case "NaN", "nan":
+			return "std::numeric_limits<" + ctype + ">::quiet_NaN()", nil
+		case "Infinity", "inf", "Inf":
+			return "std::numeric_limits<" + ctype + ">::infinity()", nil
+		case "-Infinity", "-inf", "-Inf":
+			return "(-std::numeric_limits<" + ctype + ">::infinity())", nil
+		}
+		return "", fmt.Errorf("not a number: %q", x)
+	case bool:
+		if x {
+			f = 1
+		}
+	default:
+		return "", fmt.Errorf("not a number: %v", v)
+	}
+	return "(" + ctype + ")(" + strconv.FormatFloat(f, 'x', -1, 64) + ")", nil
+}
+
+// scalarLit is the C++ expression of a value of base kind k.
+func scalarLit(k values.Kind, v any) (string, error) {
+	switch k {
+	case values.Int:
+		return intLit(v, 32)
+	case values.Long:
+		return intLit(v, 64)
+	case values.Float:
+		return floatLit(v, "float")
+	case values.Double:
+		return floatLit(v, "double")
+	case values.Bool:
+		switch x := v.(type) {
+		case bool:
+			return strconv.FormatBool(x), nil
+		case json.Number:
+			f, err := x.Float64()
+			if err != nil {
+				return "", err
+			}
+			return strconv.FormatBool(f != 0), nil
+		}
+		return "", fmt.Errorf("not a bool: %v", v)
+	case values.Char:
+		switch x := v.(type) {
+		case string:
+			r := []rune(x)
+			if len(r) != 1 {
+				return "", fmt.Errorf("not a char: %q", x)
+			}
+			return fmt.Sprintf("(char)%d", int64(r[0])&0xff), nil
+		case json.Number:
+			n, err := x.Int64()
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("(char)%d", n&0xff), nil
+		}
+		return "", fmt.Errorf("not a char: %v", v)
+	case values.String:
+		switch x := v.(type) {
+		case string:
+			return fmt.Sprintf("std::string(%s, %d)", cString(x), len(x)), nil
+		case nil:
+			return "std::string()", nil
+		}
+		return "", fmt.Errorf("not a string: %v", v)
+	}
+	return "", fmt.Errorf("unsupported type")
+}
+
+// list is the braced list of an array value of type t (char[] may be a string).
+func list(t values.Type, v any) (string, error) {
+	if s, ok := v.(string); ok && t.Dims == 1 && t.Base == values.Char {
+		var arr []any
+		for _, r := range s {
+			arr = append(arr, string(r))
+		}
+		v = arr
+	}
+	if v == nil {
+		return "{}", nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return "", fmt.Errorf("want %s, got %T", t, v)
+	}
+	parts := make([]string, len(arr))
+	for i, e := range arr {
+		var err error
+		if t.Dims == 1 {
+			parts[i], err = scalarLit(t.Base, e)
+		} else {
+			parts[i], err = list(t.Elem(), e)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}", nil
+}
+
+// argsExpr is the expression building one test's Args, or an error.
+func argsExpr(types []values.Type, raw string) (string, error) {
+	d := json.NewDecoder(strings.NewReader(raw))
+	d.UseNumber()
+	var args []any
+	if err := d.Decode(&args); err != nil {
+		return "", fmt.Errorf("bad JSON arguments: %v", err)
+	}
+	if len(args) != len(types) {
+		return "", fmt.Errorf("%d arguments for %d parameters", len(args), len(types))
+	}
+	parts := make([]string, len(args))
+	for i, t := range types {
+		var err error
+		switch {
+		case t.Dims > 0:
+			var l string
+			l, err = list(t, args[i])
+			parts[i] = holderType(t) + l
+		case t.Base == values.String:
+			switch x := args[i].(type) {
+			case string:
+				parts[i] = fmt.Sprintf("th::Str(%s, %d)", cString(x), len(x))
+			case nil:
+				parts[i] = "th::Str()"
+			default:
+				err = fmt.Errorf("not a string: %v", x)
+			}
+		default:
+			parts[i], err = scalarLit(t.Base, args[i])
+		}
+		if err != nil {
+			return "", fmt.Errorf("argument %d: %v", i, err)
+		}
+	}
+	return "th::Args{" + strings.Join(parts, ", ") + "}", nil
+}
+
+// span is a range of lines [from, to) of the translation unit.
+type span struct{ from, to int }
+
+// unit is a generated translation unit and where each candidate lies in it.
+type unit struct {
+	src   []byte
+	spans map[int][]span // candidate index -> its lines (code and runner)
+}
+
+type lineWriter struct {
+	b     bytes.Buffer
+	lines int // lines written so far; the next line is lines+1
+}
+
+func (w *lineWriter) printf(format string, a ...any) {
+	s := fmt.Sprintf(format, a...)
+	w.b.WriteString(s)
+	w.lines += strings.Count(s, "\n")
+}
+
+// generate writes the translation unit for the candidates idx of the batch.
+func generate(b *batchInfo, idx []int) unit {
+	u := unit{spans: map[int][]span{}}
+	w := &lineWriter{}
+	w.printf("#include \"harness.h\"\n")
+	seen := map[string]bool{}
+	for _, i := range idx {
+		for _, inc := range b.prep[i].includes {
+			if !seen[inc] {
+				seen[inc] = true
+				w.printf("%s\n", inc)
+			}
+		}
+	}
+	w.b.Write(b.testsCode)
+	w.lines += bytes.Count(b.testsCode, []byte("\n"))
+	for _, i := range idx {
+		p := b.prep[i]
+		start := w.lines + 1
+		w.printf("namespace c%d {\nusing namespace std;\n", i)
+		w.printf("%s", p.body)
+		w.printf("\n}  // namespace c%d\n", i)
+		for _, d := range p.defines {
+			w.printf("#undef %s\n", d)
+		}
+		u.spans[i] = append(u.spans[i], span{start, w.lines + 1})
+	}
+	for _, i := range idx {
+		p := b.prep[i]
+		start := w.lines + 1
+		call := fmt.Sprintf("c%d::%s(%s)", i, p.entry, b.callArgs)
+		w.printf("static void call_%d(th::Args& a, std::string& o) {\n  th::begin();\n", i)
+		if b.void {
+			w.printf("  %s;\n  th::end();\n  th::put_void(o, a);\n}\n", call)
+		} else {
+			w.printf("  auto&& r = %s;\n  th::end();\n  th::pv<%s, %d>(o, r);\n}\n", call, kindConst(b.ret.Base), b.ret.Dims)
+		}
+		u.spans[i] = append(u.spans[i], span{start, w.lines + 1})
+	}
+	w.printf(`static int g_c;
+static th::Call g_call;
+static void go(int from) { th::run(g_c, from, g_call); }
+int main(int argc, char** argv) {
+  if (argc < 6) return 2;
+  int c = atoi(argv[1]), from = atoi(argv[2]);
+  th::wall_limit = atof(argv[3]);
+  th::cpu_limit = atof(argv[4]);
+  size_t stack = strtoull(argv[5], nullptr, 10);
+  th::Call f = nullptr;
+  switch (c) {
+`)
+	for _, i := range idx {
+		w.printf("    case %d: f = call_%d; break;\n", i, i)
+	}
+	w.printf(`  }
+  if (!f) return 3;
+  g_c = c;
+  g_call = f;
+  th::write_all("#ready\n");
+  th::run_on_big_stack(go, from, stack);
+  th::write_all("{\"c\":" + std::to_string(c) + ",\"done\":true}\n");
+  _exit(0);
+}
+`)
+	u.src = w.b.Bytes()
+	return u
+}
+
+// batchInfo is what generate needs from a batch, computed once.
+type batchInfo struct {
+	prep        []prepared
+	types       []values.Type
+	ret         values.Type
+	void        bool
+	arrayParams []int
+	callArgs    string // "a.p0, a.p1"
+	testsCode   []byte // th::Args, th::mk, th::NT
+	ntests      int
+}
+
+func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test) (*batchInfo, error) {
+	bi := &batchInfo{ntests: len(tests)}
+	var err error
+	if bi.ret, err = values.ParseType(returns); err != nil {
+		return nil, fmt.Errorf("return type: %w", err)
+	}
+	bi.void = bi.ret.Base == values.Void
+	var fields, call []string
+	for i, p := range params {
+		t, err := values.ParseType(p.Type)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", p.Name, err)
+		}
+		if t.Base == values.Void {
+			return nil, fmt.Errorf("parameter %s: void", p.Name)
+		}
+		bi.types = append(bi.types, t)
+		if t.Dims > 0 {
+			bi.arrayParams = append(bi.arrayParams, i)
+		}
+		fields = append(fields, fmt.Sprintf("  %s p%d;\n", holderType(t), i))
+		call = append(call, fmt.Sprintf("a.p%d", i))
+	}
+	bi.callArgs = strings.Join(call, ", ")
+	var b strings.Builder
+	b.WriteString("namespace th {\nstruct Args {\n")
+	b.WriteString(strings.Join(fields, ""))
+	b.WriteString("};\nstatic Args mk(int t) {\n  switch (t) {\n")
+	for j, t := range tests {
+		expr, err := argsExpr(bi.types, t.Args)
+		if err != nil {
+			fmt.Fprintf(&b, "    case %d: throw th::BadArgs{%s};\n", j, cString(err.Error()))
+			continue
+		}
+		fmt.Fprintf(&b, "    case %d: return %s;\n", j, expr)
+	}
+	fmt.Fprintf(&b, "  }\n  throw th::BadArgs{\"no such test\"};\n}\nconst int NT = %d;\n", len(tests))
+	// put_void prints the array arguments after a void call.
+	b.WriteString("[[maybe_unused]] static void put_void(std::string& o, Args& a) {\n  o += '[';\n")
+	for k, pi := range bi.arrayParams {
+		if k > 0 {
+			b.WriteString("  o += ',';\n")
+		}
+		t := bi.types[pi]
+		fmt.Fprintf(&b, "  th::pv<%s, %d>(o, a.p%d.cur());\n", kindConst(t.Base), t.Dims, pi)
+	}
+	b.WriteString("  o += ']';\n}\n")
+	// run runs one candidate's tests from a given one; call makes the call and prints.
+	b.WriteString(`using Call = void (*)(Args&, std::string&);
+__attribute__((noinline)) static void run(int c, int from, Call call) {
+  for (int t = from; t < NT; ++t) {
+    try {
+      Args a = mk(t);
+      std::string o;
+      call(a, o);
+      ok(c, t, o);
+    }
+    TH_CATCH(c, t)
+  }
+}
+}  // namespace th
+`)
+	bi.testsCode = []byte(b.String())
+	return bi, nil
+}

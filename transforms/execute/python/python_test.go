@@ -1,0 +1,335 @@
+package python
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+func newEngine(t testing.TB) *Engine {
+	t.Helper()
+	e, err := New(execute.Options{WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func params(types ...string) []schemas.Param {
+	var ps []schemas.Param
+	for i, t := range types {
+		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
+	}
+	return ps
+}
+
+func tests(args ...string) []schemas.Test {
+	var ts []schemas.Test
+	for i, a := range args {
+		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
+	}
+	return ts
+}
+
+func run(t *testing.T, e *Engine, b execute.Batch) []execute.Result {
+	t.Helper()
+	if b.Limits == (sandbox.Limits{}) {
+		b.Limits = sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second}
+	}
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(b.Candidates) {
+		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
+	}
+	return res
+}
+
+func canon(t *testing.T, typ, raw string) string {
+	t.Helper()
+	v, err := values.Canonical(values.MustParseType(typ), raw)
+	if err != nil {
+		t.Fatalf("canonical %s %s: %v", typ, raw, err)
+	}
+	return v
+}
+
+// TestRoundTrip passes a value of every type through an identity function (or a
+// mutation for void) and checks the canonical output.
+func TestRoundTrip(t *testing.T) {
+	e := newEngine(t)
+	cases := []struct {
+		typ, ret, code, arg, want string
+	}{
+		{"int", "int", "def f(x):\n    return x + 1", "-2147483648", "-2147483647"},
+		{"long", "long", "def f(x):\n    return x * 2", "4611686018427387903", "9223372036854775806"},
+		{"float", "float", "def f(x):\n    return x / 2", "1.5", "0.75"},
+		{"double", "double", "def f(x):\n    return x * 3", "0.1", "0.30000000000000004"},
+		{"double", "double", "def f(x):\n    return x * 1e308 * 10", "1.0", `"Infinity"`},
+		{"double", "double", "def f(x):\n    return float('nan')", "1.0", `"NaN"`},
+		{"bool", "bool", "def f(x):\n    return not x", "false", "true"},
+		{"int", "bool", "def f(x):\n    return 1 if x > 0 else 0", "5", "true"},
+		{"char", "char", "def f(c):\n    return chr(ord(c) + 1)", `"a"`, `"b"`},
+		{"string", "string", "def f(s):\n    return s[::-1] + '\"\\\\é'", `"ab\nc"`, `"c\nba\"\\é"`},
+		{"int[]", "int[]", "def f(a):\n    return sorted(a)", "[3,1,2]", "[1,2,3]"},
+		{"int[]", "int", "def f(a):\n    return len(a)", "[]", "0"},
+		{"int[][]", "int[][]", "def f(m):\n    return [list(r) for r in zip(*m)]", "[[1,2],[3,4]]", "[[1,3],[2,4]]"},
+		{"char[]", "string", "def f(a):\n    assert isinstance(a, list)\n    return ''.join(a)", `"xyz"`, `"xyz"`},
+		{"char[]", "char[]", "def f(a):\n    return a[::-1]", `["x","y"]`, `["y","x"]`},
+		{"int", "int[]", "def f(n):\n    return tuple(range(n))", "3", "[0,1,2]"},
+		{"int[]", "void", "def f(a):\n    a.sort()", "[3,1,2]", "[[1,2,3]]"},
+		{"int", "long", "def f(n):\n    return pow(3, n, 1000000007)", "100", "886041711"},
+		{"int", "double", "def f(n):\n    return sqrt(n) + gcd(4, 6)", "16", "6.0"},
+	}
+	for _, c := range cases {
+		b := execute.Batch{Lang: "python", Params: params(c.typ), Returns: c.ret,
+			Tests: tests("[" + c.arg + "]"), Candidates: []execute.Candidate{{ID: "x", Code: c.code}}}
+		r := run(t, e, b)[0]
+		if r.Status != schemas.StatusOK || r.Tests[0].Status != schemas.StatusOK {
+			t.Errorf("%s -> %s: %s %s %+v", c.typ, c.ret, r.Status, r.Detail, r.Tests[0])
+			continue
+		}
+		want := canon(t, c.ret, c.want)
+		if got := r.Tests[0].Output; !values.Equal(values.MustParseType(c.ret), got, want, values.Tolerance{}) {
+			t.Errorf("%s -> %s %q: got %s, want %s", c.typ, c.ret, c.code, got, want)
+		}
+		if r.Tests[0].WallTime <= 0 {
+			t.Errorf("%s: no wall time measured", c.code)
+		}
+	}
+}
+
+// TestFailures: compile errors, exceptions, timeouts, crashes and memory in one batch;
+// every candidate gets its own result and the good ones are unaffected.
+func TestFailures(t *testing.T) {
+	e := newEngine(t)
+	good := "def f(a, b):\n    print('noise')\n    return a // b"
+	b := execute.Batch{Lang: "python", Params: params("int", "int"), Returns: "int",
+		Tests:  tests("[7,2]", "[1,0]", "[9,3]"),
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, MemoryBytes: 512 << 20},
+		Candidates: []execute.Candidate{
+			{ID: "good", Code: good},
+			{ID: "syntax", Code: "def f(a, b)\n    return a"},
+			{ID: "loop", Code: "def f(a, b):\n    while b == 0:\n        pass\n    return a"},
+			{ID: "sleep", Code: "import time\ndef f(a, b):\n    time.sleep(100)"},
+			{ID: "deep", Code: "def g(n):\n    return 0 if n == 0 else 1 + g(n - 1)\ndef f(a, b):\n    return g(100000) + a"},
+			{ID: "memory", Code: "def f(a, b):\n    x = [0] * (10**10)\n    return a"},
+			{ID: "exit", Code: "import os\ndef f(a, b):\n    if b == 0:\n        os._exit(0)\n    return a"},
+			{ID: "entry", Code: "def g(a, b):\n    return 1\ndef h(a, b):\n    return 2", Entry: "g"},
+			{ID: "noentry", Code: "x = 1"},
+			{ID: "badimport", Code: "def f(a, b):\n    return a", Imports: "import numpy_does_not_exist"},
+			good2(),
+		}}
+	res := run(t, e, b)
+	byID := map[string]execute.Result{}
+	for _, r := range res {
+		byID[r.CandidateID] = r
+	}
+	expect := func(id string, status string, tests ...string) {
+		t.Helper()
+		r := byID[id]
+		if r.Status != status {
+			t.Errorf("%s: status %s (%s), want %s", id, r.Status, r.Detail, status)
+		}
+		for i, s := range tests {
+			if r.Tests[i].Status != s {
+				t.Errorf("%s test %d: %s (%s), want %s", id, i, r.Tests[i].Status, r.Tests[i].Error, s)
+			}
+		}
+	}
+	ok, rt, to := schemas.StatusOK, schemas.StatusRuntimeError, schemas.StatusTimeout
+	expect("good", ok, ok, rt, ok)
+	if r := byID["good"]; r.Tests[0].Output != "3" || r.Tests[2].Output != "3" ||
+		!strings.HasPrefix(r.Tests[1].Error, "ZeroDivisionError") {
+		t.Errorf("good: %+v", r.Tests)
+	}
+	expect("syntax", schemas.StatusCompileError)
+	if !strings.Contains(byID["syntax"].Detail, "SyntaxError") {
+		t.Errorf("syntax detail %q", byID["syntax"].Detail)
+	}
+	expect("loop", to, ok, to, to)
+	expect("sleep", to, to, to, to)
+	// Unbounded recursion unwinds 10**6 frames: give it more time.
+	b.Candidates = []execute.Candidate{{ID: "recursion", Code: "def f(a, b):\n    return f(a, b) + 1"}}
+	b.Tests = b.Tests[:1]
+	b.Limits.CPUTime, b.Limits.WallTime = 20*time.Second, 30*time.Second
+	if r := run(t, e, b)[0]; r.Status != ok || r.Tests[0].Status != rt ||
+		!strings.HasPrefix(r.Tests[0].Error, "RecursionError") {
+		t.Errorf("recursion: %s %+v", r.Status, r.Tests[0])
+	}
+	expect("deep", ok, ok)
+	if byID["deep"].Tests[0].Output != "100007" {
+		t.Errorf("deep: %+v", byID["deep"].Tests[0])
+	}
+	expect("memory", schemas.StatusMemoryLimit, schemas.StatusMemoryLimit)
+	expect("exit", ok, ok, rt, ok)
+	expect("entry", ok, ok)
+	if byID["entry"].Tests[0].Output != "1" {
+		t.Errorf("entry: %+v", byID["entry"].Tests[0])
+	}
+	expect("noentry", schemas.StatusCompileError)
+	expect("badimport", schemas.StatusCompileError)
+	expect("good2", ok, ok, rt, ok)
+
+	// Bad test data is the harness's problem, not the candidate's.
+	b.Candidates = []execute.Candidate{{ID: "good", Code: good}}
+	b.Tests = tests("[7,2]", "[1,", `["xy",2]`)
+	if r := run(t, e, b)[0]; r.Tests[0].Status != ok || r.Tests[1].Status != schemas.StatusInfraError ||
+		r.Tests[2].Status != schemas.StatusInfraError {
+		t.Errorf("bad arguments: %+v", r.Tests)
+	}
+}
+
+func good2() execute.Candidate {
+	return execute.Candidate{ID: "good2", Code: "class Solution:\n    def solve(self, a, b):\n        return a % b"}
+}
+
+// TestTranscoderGold runs three gold functions of TransCoder-test on the inputs of
+// their test scripts and compares with the scripts' own f_gold run by a plain python3.
+func TestTranscoderGold(t *testing.T) {
+	probs := LoadGold(t, "ADD_1_TO_A_GIVEN_NUMBER", "ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES", "COUNT_PALINDROME_SUB_STRINGS_STRING")
+	e := newEngine(t)
+	for _, p := range probs {
+		b := execute.Batch{ProblemID: p.ID, Lang: "python", Params: p.Params, Returns: p.Returns,
+			Tests: p.Tests, Candidates: []execute.Candidate{{ID: "gold", Code: p.Code["python"]}}}
+		r := run(t, e, b)[0]
+		if r.Status != schemas.StatusOK {
+			t.Fatalf("%s: %s %s", p.ID, r.Status, r.Detail)
+		}
+		typ := values.MustParseType(p.Returns)
+		for i, tr := range r.Tests {
+			want := canon(t, p.Returns, p.Want[i])
+			if tr.Status != schemas.StatusOK || !values.Equal(typ, tr.Output, want, values.DefaultTolerance) {
+				t.Errorf("%s test %d: %s %s %s, want %s", p.ID, i, tr.Status, tr.Error, tr.Output, want)
+			}
+		}
+	}
+}
+
+// GoldProblem is a TransCoder-test problem with its script's inputs and outputs.
+type GoldProblem struct {
+	ID      string
+	Code    map[string]string
+	Params  []schemas.Param
+	Returns string
+	Tests   []schemas.Test
+	Want    []string // f_gold's outputs, as printed by python3
+}
+
+// goldTypes gives the declared types of the three problems the tests use (their
+// Python scripts carry no types).
+var goldTypes = map[string][2]string{
+	"ADD_1_TO_A_GIVEN_NUMBER":                  {"int", "int"},
+	"ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES": {"int[],int,int", "int"},
+	"COUNT_PALINDROME_SUB_STRINGS_STRING":      {"char[],int", "int"},
+}
+
+// LoadGold reads the problems from ../shared/corpora/transcoder-test and runs their
+// Python test scripts' f_gold with a plain python3 to get the inputs and outputs.
+func LoadGold(t *testing.T, ids ...string) []GoldProblem {
+	t.Helper()
+	dir := corpora(t)
+	f, err := os.Open(filepath.Join(dir, "transcoder-test", "gold.jsonl"))
+	if err != nil {
+		t.Skipf("TransCoder-test gold.jsonl not available: %v", err)
+	}
+	defer f.Close()
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []GoldProblem
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var row map[string]string
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatal(err)
+		}
+		id := row["sample_id"]
+		if !want[id] {
+			continue
+		}
+		p := GoldProblem{ID: id, Code: row, Returns: goldTypes[id][1]}
+		for i, typ := range strings.Split(goldTypes[id][0], ",") {
+			p.Params = append(p.Params, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: typ})
+		}
+		script := filepath.Join(dir, "transcoder-test", "testscript", "python", id+".py")
+		src, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		// Replace the script's main by one that prints [args, f_gold(*args)] as JSON.
+		body := strings.Replace(string(src), "#TOFILL", "f_filled = f_gold", 1)
+		body = strings.Replace(body, "    n_success = 0", `    import json
+    for ps in param:
+        print(json.dumps([list(ps), f_gold(*ps)]))
+    raise SystemExit(0)
+    n_success = 0`, 1)
+		cmd := exec.Command("/usr/bin/python3", "-S", "-")
+		cmd.Stdin = strings.NewReader(body)
+		res, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: running the test script: %v", id, err)
+		}
+		for i, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
+			var pair [2]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &pair); err != nil {
+				t.Fatalf("%s: %q: %v", id, line, err)
+			}
+			p.Tests = append(p.Tests, schemas.Test{Index: int32(i), Args: string(pair[0])})
+			p.Want = append(p.Want, string(pair[1]))
+		}
+		if len(p.Tests) == 0 {
+			t.Fatalf("%s: no tests in the script", id)
+		}
+		out = append(out, p)
+	}
+	if len(out) != len(ids) {
+		t.Skipf("only %d of the problems %v are in this corpus sample", len(out), ids)
+	}
+	return out
+}
+
+// corpora finds ../shared/corpora from the module root, or skips.
+func corpora(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found above the package; cannot locate ../shared/corpora")
+		}
+		dir = parent
+	}
+	c := filepath.Join(dir, "..", "shared", "corpora")
+	if _, err := os.Stat(c); err != nil {
+		t.Skipf("corpora not found at %s (a fresh checkout does not have them)", c)
+	}
+	return c
+}

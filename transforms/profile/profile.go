@@ -1,0 +1,471 @@
+// Package profile is the profiling mode of the execution engines, for efficiency
+// work (SPEC section 4; seed 002, TRACE): it measures a candidate's execution time
+// (ET: CPU time, user+sys) and peak memory (PM: peak resident set size) on a whole
+// stress suite, as the mean over repetitions.
+//
+// As TRACE does, one repetition runs the candidate on its WHOLE suite in ONE fresh
+// process. The program is built once, before the repetitions, so compilation never
+// counts: javac to class files, g++ -O2 to a binary, a Python source file checked by
+// the parser. Every repetition is then a fresh process, pinned to one core (taskset
+// -c N) and run through the sandbox (transforms/sandbox) with the time and memory
+// limits; its CPU time and peak RSS come from the process's rusage
+// (sandbox.Outcome.CPUTime and MaxRSSKB).
+//
+// The harness of each language reads the typed inputs from a data file, converts
+// all of them, then calls the function on every test and prints each result as a
+// protocol line (transforms/execute/protocol.go), which the Go side canonicalizes
+// (transforms/values.Canonical). The fixed cost of the harness (interpreter or JVM
+// start-up, reading and converting the inputs, printing) is in every measurement;
+// Profile measures it by profiling an empty candidate with the same signature on
+// the same inputs and reports it as Report.Overhead (see docs/EFFICIENCY.md).
+package profile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
+)
+
+// Options configure a profiling run. Zero fields take the defaults.
+type Options struct {
+	// Repetitions is the number of measured runs (default 5).
+	Repetitions int
+	// CPU is the core every run is pinned to (default 0).
+	CPU int
+	// LeastLoaded pins to the core that was least busy over 200ms before the
+	// first run (TRACE's choice), instead of CPU.
+	LeastLoaded bool
+	// TimeLimit bounds the CPU time of one repetition (default 180s); wall time is
+	// bounded at twice this plus 10s.
+	TimeLimit time.Duration
+	// MemoryBytes bounds one repetition's memory (default 4 GiB).
+	MemoryBytes int64
+	// WorkDir is where programs are built; empty means a temporary directory. A
+	// sub-directory is created per call and removed afterwards.
+	WorkDir string
+	// OverheadRepetitions is the number of runs of the empty candidate that measure
+	// the harness overhead (default 3; negative: do not measure it).
+	OverheadRepetitions int
+	// Warmup is the number of unmeasured runs before the repetitions, which bring
+	// the program, the runtime and the inputs into the page cache (default 1;
+	// negative: none).
+	Warmup int
+	// NoPin disables CPU pinning (for machines without taskset).
+	NoPin bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Repetitions <= 0 {
+		o.Repetitions = 5
+	}
+	if o.CPU < 0 {
+		o.CPU = 0
+	}
+	if o.TimeLimit <= 0 {
+		o.TimeLimit = 180 * time.Second
+	}
+	if o.MemoryBytes <= 0 {
+		o.MemoryBytes = 4 << 30
+	}
+	if o.Warmup == 0 {
+		o.Warmup = 1
+	}
+	if o.OverheadRepetitions == 0 {
+		o.OverheadRepetitions = 3
+	}
+	return o
+}
+
+// Report is the outcome of profiling one candidate on one stress suite.
+type Report struct {
+	// Status: ok, compile_error, runtime_error (the process died, or a test raised),
+	// timeout, memory_limit (or output_limit, infra_error).
+	Status string
+	// Detail is the compiler's message, the first failing test's error, or why the
+	// process ended.
+	Detail string
+	// Outputs holds the canonical JSON result of every test (in the order of the
+	// tests given) from the first repetition; "" for a test that raised or was
+	// not reached.
+	Outputs []string
+	// TestStatus is the status of every test in the first repetition.
+	TestStatus []string
+	// CPUTime (user+sys), WallTime and MaxRSSKB of each repetition (only the
+	// repetitions that ran: profiling stops at the first failed repetition).
+	// MaxRSSKB is the peak RSS of the program's own image (VmHWM, which its
+	// harness prints when it ends); when it did not end normally, the sandbox's
+	// rusage figure. RusageRSSKB is the sandbox's figure (sandbox.Outcome.MaxRSSKB),
+	// which on Linux may include the parent's RSS from before exec.
+	CPUTime, WallTime     []time.Duration
+	MaxRSSKB, RusageRSSKB []int64
+	// MeanCPU and StdCPU (sample standard deviation) of CPUTime; CVCPU = Std/Mean.
+	MeanCPU, StdCPU time.Duration
+	CVCPU           float64
+	// MeanRSSKB is the mean peak RSS.
+	MeanRSSKB float64
+	// Overhead is the mean CPU time of the empty candidate (same harness, same
+	// inputs, same signature): the part of MeanCPU that is not the function's.
+	// It is reported, not subtracted: NetCPU is MeanCPU - Overhead (floored at 0).
+	Overhead, NetCPU time.Duration
+	// OverheadRSSKB is the empty candidate's mean peak RSS.
+	OverheadRSSKB float64
+}
+
+// program is a built harness, ready to run.
+type program struct {
+	path     string
+	args     []string
+	readOnly []string
+	noAS     bool // the JVM: memory bounded by -Xmx, not RLIMIT_AS
+}
+
+// builder builds the harness of one language for a candidate.
+type builder interface {
+	// build builds the candidate's harness in dir; a compile error is returned as
+	// (nil, message, nil).
+	build(ctx context.Context, dir string, s *suite, c execute.Candidate, opt Options) (*program, string, error)
+	// empty is a candidate with the same signature that does nothing.
+	empty(s *suite) execute.Candidate
+}
+
+var builders = map[string]builder{
+	schemas.Python: pyBuilder{},
+	schemas.Java:   javaBuilder{},
+	schemas.Cpp:    cppBuilder{},
+}
+
+// suite is what the builders need to know about the problem and its tests.
+type suite struct {
+	params  []schemas.Param
+	types   []values.Type
+	returns string
+	ret     values.Type
+	tests   []schemas.Test
+}
+
+// Profile builds cand once and runs it opt.Repetitions times on all tests, each
+// time in a fresh process pinned to one core; it returns the measurements. A
+// failure of the candidate is a Status; an error means profiling itself failed.
+func Profile(ctx context.Context, lang string, cand execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (Report, error) {
+	opt = opt.withDefaults()
+	if opt.LeastLoaded && !opt.NoPin {
+		opt.CPU = LeastLoadedCPU(200*time.Millisecond, opt.CPU)
+	}
+	if !opt.NoPin && opt.CPU >= runtime.NumCPU() {
+		return Report{}, fmt.Errorf("profile: cannot pin to CPU %d: this machine has %d", opt.CPU, runtime.NumCPU())
+	}
+	b, ok := builders[lang]
+	if !ok {
+		return Report{}, fmt.Errorf("profile: no harness for language %q", lang)
+	}
+	s := &suite{params: params, returns: returns, tests: tests}
+	for _, p := range params {
+		t, err := values.ParseType(p.Type)
+		if err != nil {
+			return Report{}, fmt.Errorf("profile: parameter %s: %w", p.Name, err)
+		}
+		s.types = append(s.types, t)
+	}
+	var err error
+	if s.ret, err = values.ParseType(returns); err != nil {
+		return Report{}, fmt.Errorf("profile: return type: %w", err)
+	}
+	base := opt.WorkDir
+	if base == "" {
+		base = os.TempDir()
+	}
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return Report{}, fmt.Errorf("profile: %w", err)
+	}
+	dir, err := os.MkdirTemp(base, "profile-")
+	if err != nil {
+		return Report{}, fmt.Errorf("profile: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return Report{}, err
+	}
+
+	rep, err := measure(ctx, b, filepath.Join(dir, "cand"), s, cand, opt, opt.Repetitions, true)
+	if err != nil || rep.Status == schemas.StatusCompileError || opt.OverheadRepetitions < 0 {
+		return rep, err
+	}
+	over, err := measure(ctx, b, filepath.Join(dir, "empty"), s, b.empty(s), opt, opt.OverheadRepetitions, false)
+	if err != nil {
+		return rep, err
+	}
+	if over.Status != schemas.StatusOK {
+		rep.Detail = strings.TrimSpace(rep.Detail + "; overhead run: " + over.Status + " " + over.Detail)
+		return rep, nil
+	}
+	rep.Overhead = over.MeanCPU
+	rep.OverheadRSSKB = over.MeanRSSKB
+	rep.NetCPU = max(rep.MeanCPU-rep.Overhead, 0)
+	return rep, nil
+}
+
+// measure builds c in dir and runs it n times.
+func measure(ctx context.Context, b builder, dir string, s *suite, c execute.Candidate, opt Options, n int, keepOutputs bool) (Report, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Report{}, err
+	}
+	prog, msg, err := b.build(ctx, dir, s, c, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	if prog == nil {
+		return Report{Status: schemas.StatusCompileError, Detail: msg}, nil
+	}
+	var rep Report
+	for i := 0; i < opt.Warmup; i++ {
+		o, err := runOnce(ctx, prog, opt)
+		if err != nil {
+			return rep, err
+		}
+		// A warm-up run that fails is measured again below, where it counts.
+		if st, _, _, _ := judge(s, c, o, opt.TimeLimit); st != schemas.StatusOK && st != schemas.StatusRuntimeError {
+			break
+		}
+	}
+	for i := 0; i < n; i++ {
+		o, err := runOnce(ctx, prog, opt)
+		if err != nil {
+			return rep, err
+		}
+		st, detail, outs, tst := judge(s, c, o, opt.TimeLimit)
+		rep.CPUTime = append(rep.CPUTime, o.CPUTime)
+		rep.WallTime = append(rep.WallTime, o.WallTime)
+		rep.RusageRSSKB = append(rep.RusageRSSKB, o.MaxRSSKB)
+		rss := o.MaxRSSKB
+		if h := harnessRSS(o.Stdout); h > 0 {
+			rss = h
+		}
+		rep.MaxRSSKB = append(rep.MaxRSSKB, rss)
+		if i == 0 {
+			rep.Status, rep.Detail = st, detail
+			if keepOutputs {
+				rep.Outputs, rep.TestStatus = outs, tst
+			}
+		} else if keepOutputs && st == schemas.StatusOK && !equalStrings(outs, rep.Outputs) {
+			rep.Detail = strings.TrimSpace(rep.Detail + fmt.Sprintf(" outputs of repetition %d differ from the first", i+1))
+		}
+		// A test that raised does not stop the repetitions; anything else does.
+		if st != schemas.StatusOK && st != schemas.StatusRuntimeError {
+			if i > 0 {
+				rep.Status, rep.Detail = st, fmt.Sprintf("repetition %d: %s", i+1, detail)
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			return rep, ctx.Err()
+		}
+	}
+	rep.stats()
+	return rep, nil
+}
+
+// harnessRSS returns the rss_kb of the harness's final protocol line, 0 if none.
+func harnessRSS(stdout []byte) int64 {
+	i := bytes.LastIndex(stdout, []byte(`{"c":0,"done":true`))
+	if i < 0 {
+		return 0
+	}
+	line := stdout[i:]
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	var l execute.Line
+	if json.Unmarshal(line, &l) != nil {
+		return 0
+	}
+	return l.RSSKB
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// stats fills the means, standard deviation and coefficient of variation.
+func (r *Report) stats() {
+	n := len(r.CPUTime)
+	if n == 0 {
+		return
+	}
+	var sum, rss float64
+	for i, c := range r.CPUTime {
+		sum += float64(c)
+		rss += float64(r.MaxRSSKB[i])
+	}
+	mean := sum / float64(n)
+	var ss float64
+	for _, c := range r.CPUTime {
+		ss += (float64(c) - mean) * (float64(c) - mean)
+	}
+	std := 0.0
+	if n > 1 {
+		std = math.Sqrt(ss / float64(n-1))
+	}
+	r.MeanCPU = time.Duration(mean)
+	r.StdCPU = time.Duration(std)
+	if mean > 0 {
+		r.CVCPU = std / mean
+	}
+	r.MeanRSSKB = rss / float64(n)
+}
+
+// runOnce runs the program in a fresh sandboxed process pinned to opt.CPU.
+func runOnce(ctx context.Context, p *program, opt Options) (sandbox.Outcome, error) {
+	path, args := p.path, p.args
+	if !opt.NoPin {
+		ts, err := taskset()
+		if err != nil {
+			return sandbox.Outcome{}, err
+		}
+		path, args = ts, append([]string{"-c", strconv.Itoa(opt.CPU), p.path}, p.args...)
+	}
+	spec := sandbox.Spec{
+		Path:     path,
+		Args:     args,
+		ReadOnly: p.readOnly,
+		Limits: sandbox.Limits{
+			CPUTime:     opt.TimeLimit,
+			WallTime:    2*opt.TimeLimit + 10*time.Second,
+			MemoryBytes: opt.MemoryBytes,
+			MaxProcs:    256,
+			OutputBytes: 256 << 20,
+		},
+		NoAddressSpaceLimit: p.noAS,
+	}
+	var o sandbox.Outcome
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // an error is the sandbox's own failure
+		if o, err = sandbox.Run(ctx, spec, nil); err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+	}
+	if err != nil {
+		return o, fmt.Errorf("profile: sandbox: %w", err)
+	}
+	return o, nil
+}
+
+var errNoTaskset = errors.New("profile: taskset(1) not found (install util-linux, or set Options.NoPin)")
+
+func taskset() (string, error) {
+	for _, p := range []string{"/usr/bin/taskset", "/bin/taskset"} {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	return "", errNoTaskset
+}
+
+// judge reads a repetition's protocol lines: the run's status, detail, canonical
+// outputs and per-test statuses.
+func judge(s *suite, c execute.Candidate, o sandbox.Outcome, limit time.Duration) (string, string, []string, []string) {
+	col := execute.NewCollector(execute.Batch{Params: s.params, Returns: s.returns, Tests: s.tests,
+		Candidates: []execute.Candidate{{ID: c.ID}}})
+	_ = col.Read(strings.NewReader(string(o.Stdout)))
+	res := col.Results[0]
+	outs := make([]string, len(res.Tests))
+	tst := make([]string, len(res.Tests))
+	var firstErr string
+	raised := false
+	for i, t := range res.Tests {
+		tst[i] = t.Status
+		if t.Status == schemas.StatusOK {
+			outs[i] = t.Output
+		} else if t.Status != schemas.StatusNotRun && firstErr == "" {
+			firstErr = fmt.Sprintf("test %d (index %d): %s %s", i, t.Index, t.Status, t.Error)
+		}
+		if t.Status == schemas.StatusRuntimeError {
+			raised = true
+		}
+	}
+	if res.Status == schemas.StatusCompileError {
+		return schemas.StatusCompileError, res.Detail, nil, nil
+	}
+	done := strings.Contains(string(o.Stdout), `"done":true`)
+	switch {
+	case o.MemoryExceeded:
+		return schemas.StatusMemoryLimit, "memory limit exceeded", outs, tst
+	case o.WallTimeout || o.CPUTimeout || o.Signal == "CPU time limit exceeded",
+		// killed near the CPU limit: the limit's signal, as the sandbox may report it
+		o.Signal != "" && !done && o.CPUTime >= limit*3/4:
+		return schemas.StatusTimeout, "time limit exceeded", outs, tst
+	case o.StdoutTruncated:
+		return schemas.StatusOutputLimit, "output limit exceeded", outs, tst
+	case !done || o.ExitCode != 0:
+		st := schemas.StatusRuntimeError
+		detail := describeEnd(o)
+		if strings.Contains(string(o.Stderr), "OutOfMemoryError") || strings.Contains(string(o.Stderr), "MemoryError") ||
+			strings.Contains(string(o.Stderr), "bad_alloc") {
+			st = schemas.StatusMemoryLimit
+		}
+		return st, detail, outs, tst
+	}
+	for _, t := range tst {
+		switch t {
+		case schemas.StatusMemoryLimit, schemas.StatusTimeout, schemas.StatusInfraError, schemas.StatusOutputLimit:
+			return t, firstErr, outs, tst
+		}
+	}
+	if raised {
+		return schemas.StatusRuntimeError, firstErr, outs, tst
+	}
+	return schemas.StatusOK, "", outs, tst
+}
+
+func describeEnd(o sandbox.Outcome) string {
+	s := "ended before the last test"
+	switch {
+	case o.Signal != "":
+		s = "killed by signal: " + o.Signal
+	case o.ExitCode != 0:
+		s = fmt.Sprintf("exited with code %d", o.ExitCode)
+	}
+	if e := strings.TrimSpace(string(o.Stderr)); e != "" {
+		if len(e) > 300 {
+			e = e[len(e)-300:]
+		}
+		s += ": " + e
+	}
+	return s
+}
+
+// Median returns the median of xs (0 for none).
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

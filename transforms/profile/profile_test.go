@@ -1,0 +1,262 @@
+package profile
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
+)
+
+// A small stress suite: sum of the first n elements of an int array, and the
+// number of vowels of a string.
+var (
+	sumParams = []schemas.Param{{Name: "arr", Type: "int[]"}, {Name: "n", Type: "int"}}
+	sumTests  = []schemas.Test{
+		{Index: 1, Args: "[[1,2,3],3]"},
+		{Index: 2, Args: "[[],0]"},
+		{Index: 3, Args: "[[2147483647,1,-5],2]"},
+	}
+)
+
+// expectedSums computes the outputs in Go and canonicalizes them.
+func expectedSums(t *testing.T, wrap32 bool) []string {
+	t.Helper()
+	var out []string
+	for _, tc := range sumTests {
+		var args []json.RawMessage
+		var arr []int64
+		var n int
+		if err := json.Unmarshal([]byte(tc.Args), &args); err != nil {
+			t.Fatal(err)
+		}
+		if json.Unmarshal(args[0], &arr) != nil || json.Unmarshal(args[1], &n) != nil {
+			t.Fatal("bad test")
+		}
+		var s int64
+		for i := 0; i < n; i++ {
+			s += arr[i]
+		}
+		if wrap32 {
+			s = int64(int32(s))
+		}
+		c, err := values.Canonical(values.MustParseType("int"), fmt.Sprint(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+var quick = Options{Repetitions: 3, TimeLimit: 20 * time.Second, MemoryBytes: 2 << 30, OverheadRepetitions: 1, Warmup: -1}
+
+func checkReport(t *testing.T, lang string, r Report, want []string) {
+	t.Helper()
+	if r.Status != schemas.StatusOK {
+		t.Fatalf("%s: status %s: %s", lang, r.Status, r.Detail)
+	}
+	if len(r.Outputs) != len(want) {
+		t.Fatalf("%s: %d outputs, want %d", lang, len(r.Outputs), len(want))
+	}
+	for i := range want {
+		if r.Outputs[i] != want[i] {
+			t.Errorf("%s test %d: got %s, want %s", lang, i, r.Outputs[i], want[i])
+		}
+	}
+	if len(r.CPUTime) != quick.Repetitions || len(r.MaxRSSKB) != quick.Repetitions {
+		t.Errorf("%s: %d repetitions measured, want %d", lang, len(r.CPUTime), quick.Repetitions)
+	}
+	for i, c := range r.CPUTime {
+		if c <= 0 || r.MaxRSSKB[i] <= 0 || r.WallTime[i] <= 0 {
+			t.Errorf("%s repetition %d: cpu %v rss %d wall %v", lang, i, c, r.MaxRSSKB[i], r.WallTime[i])
+		}
+	}
+	if r.MeanCPU <= 0 || r.MeanRSSKB <= 0 || r.Overhead <= 0 {
+		t.Errorf("%s: mean cpu %v, mean rss %.0f, overhead %v", lang, r.MeanCPU, r.MeanRSSKB, r.Overhead)
+	}
+	t.Logf("%s: mean CPU %v (cv %.3f), overhead %v, net %v, RSS %.0f KB", lang, r.MeanCPU, r.CVCPU, r.Overhead, r.NetCPU, r.MeanRSSKB)
+}
+
+func TestProfileThreeLanguages(t *testing.T) {
+	ctx := context.Background()
+	cands := map[string]execute.Candidate{
+		schemas.Python: {ID: "py", Code: "def helper(x):\n    return x\n\ndef sum_first(arr, n):\n    s = 0\n    for i in range(n):\n        s += helper(arr[i])\n    print('noise')\n    return s\n"},
+		schemas.Java:   {ID: "java", Code: "static int sumFirst(int[] arr, int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++) s += arr[i];\n  System.out.println(\"noise\");\n  return s;\n}"},
+		schemas.Cpp:    {ID: "cpp", Code: "int sumFirst(vector<int>& arr, int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++) s += arr[i];\n  cout << \"noise\" << endl;\n  return s;\n}"},
+	}
+	t.Logf("sandbox protections: %v", sandbox.Protections())
+	opt := quick
+	opt.WorkDir = t.TempDir() // a fresh build cache: the builds are exercised every time
+	for _, lang := range schemas.Languages {
+		r, err := Profile(ctx, lang, cands[lang], sumParams, "int", sumTests, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		// Python ints do not wrap; Java and C++ ints do.
+		checkReport(t, lang, r, expectedSums(t, lang != schemas.Python))
+	}
+	// Profiling again reuses the cached builds (candidate and empty harness).
+	before, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "*"))
+	if len(before) != 4 { // java and cpp: candidate + empty each
+		t.Errorf("build cache holds %v, want 4 builds", before)
+	}
+	for _, lang := range []string{schemas.Java, schemas.Cpp} {
+		r, err := Profile(ctx, lang, cands[lang], sumParams, "int", sumTests, opt)
+		if err != nil || r.Status != schemas.StatusOK {
+			t.Fatalf("%s again: %v %s", lang, err, r.Status)
+		}
+	}
+	after, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "*"))
+	if len(after) != len(before) {
+		t.Errorf("profiling again rebuilt: cache %v -> %v", before, after)
+	}
+}
+
+func TestProfileSignaturesAndVoid(t *testing.T) {
+	ctx := context.Background()
+	// A C++ function taking a pointer and a Java function taking a List, both void
+	// (the harness reports the array argument after the call), and a string in C++.
+	params := []schemas.Param{{Name: "a", Type: "int[]"}, {Name: "n", Type: "int"}}
+	tests := []schemas.Test{{Index: 0, Args: "[[3,1,2],3]"}, {Index: 1, Args: "[[5,4],2]"}}
+	want := []string{"[[1,2,3]]", "[[4,5]]"}
+	cases := []struct {
+		lang string
+		c    execute.Candidate
+	}{
+		{schemas.Cpp, execute.Candidate{Code: "void srt(int a[], int n) { sort(a, a + n); }"}},
+		{schemas.Java, execute.Candidate{Code: "static void srt(List<Integer> a, int n) { Collections.sort(a); }"}},
+		{schemas.Python, execute.Candidate{Code: "def srt(a, n):\n    a.sort()\n"}},
+	}
+	opt := quick
+	opt.Repetitions, opt.OverheadRepetitions = 1, -1
+	opt.WorkDir = t.TempDir()
+	for _, cs := range cases {
+		r, err := Profile(ctx, cs.lang, cs.c, params, "void", tests, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != schemas.StatusOK || strings.Join(r.Outputs, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: %s %s %v, want %v", cs.lang, r.Status, r.Detail, r.Outputs, want)
+		}
+	}
+	sp := []schemas.Param{{Name: "s", Type: "string"}}
+	st := []schemas.Test{{Index: 0, Args: `["hello world"]`}, {Index: 1, Args: `[""]`}}
+	r, err := Profile(ctx, schemas.Cpp, execute.Candidate{Code: "#include <string>\nint vowels(string s) { int c = 0; for (char ch : s) c += strchr(\"aeiou\", ch) != nullptr && ch; return c; }"}, sp, "int", st, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusOK || strings.Join(r.Outputs, ",") != "3,0" {
+		t.Errorf("cpp string: %s %s %v", r.Status, r.Detail, r.Outputs)
+	}
+}
+
+func TestProfileFailures(t *testing.T) {
+	ctx := context.Background()
+	opt := quick
+	opt.Repetitions, opt.OverheadRepetitions = 2, -1
+	bad := map[string]string{
+		schemas.Python: "def f(arr, n)\n    return 0\n",
+		schemas.Java:   "static int f(int[] arr, int n) { return undefinedVar; }",
+		schemas.Cpp:    "int f(vector<int>& arr, int n) { return undefined_var; }",
+	}
+	for _, lang := range schemas.Languages {
+		r, err := Profile(ctx, lang, execute.Candidate{Code: bad[lang]}, sumParams, "int", sumTests, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != schemas.StatusCompileError || r.Detail == "" || len(r.CPUTime) != 0 {
+			t.Errorf("%s: status %s (%q), %d runs; want compile_error before any run", lang, r.Status, r.Detail, len(r.CPUTime))
+		}
+	}
+	// An endless loop hits the time limit.
+	opt.TimeLimit = time.Second
+	r, err := Profile(ctx, schemas.Python, execute.Candidate{Code: "def f(arr, n):\n    while True:\n        n += 1\n"}, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusTimeout || len(r.CPUTime) != 1 || r.CPUTime[0] < 700*time.Millisecond {
+		t.Errorf("endless loop: status %s (%s), cpu %v, wall %v", r.Status, r.Detail, r.CPUTime, r.WallTime)
+	}
+	r, err = Profile(ctx, schemas.Cpp, execute.Candidate{Code: "int f(int* arr, int n) { volatile long long x = 0; while (true) x++; return 0; }"}, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusTimeout {
+		t.Errorf("C++ endless loop: status %s (%s)", r.Status, r.Detail)
+	}
+	// A raising test is a runtime error, the others still have outputs.
+	r, err = Profile(ctx, schemas.Python, execute.Candidate{Code: "def f(arr, n):\n    return 10 // n\n"}, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusRuntimeError || r.Outputs[0] != "3" || r.Outputs[1] != "" || !strings.Contains(r.Detail, "ZeroDivisionError") {
+		t.Errorf("raising test: %s %q %v", r.Status, r.Detail, r.Outputs)
+	}
+}
+
+// TestRepetitionsAreFreshProcesses: module state does not survive a repetition
+// (a counter restarts, the module is loaded again), and runs are pinned.
+func TestRepetitionsAreFreshProcesses(t *testing.T) {
+	ctx := context.Background()
+	opt := quick
+	opt.OverheadRepetitions = -1
+	counter := "count = 0\ndef f(arr, n):\n    global count\n    count += 1\n    return count\n"
+	r, err := Profile(ctx, schemas.Python, execute.Candidate{Code: counter}, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusOK || strings.Join(r.Outputs, ",") != "1,2,3" || strings.Contains(r.Detail, "differ") {
+		t.Errorf("counter: %s %q %v", r.Status, r.Detail, r.Outputs)
+	}
+	// The time the candidate was loaded differs between repetitions (a pid would
+	// not: in the sandbox's PID namespace every run may get the same one).
+	loaded := "import time\nLOADED = time.time_ns()\ndef f(arr, n):\n    return LOADED\n"
+	r, err = Profile(ctx, schemas.Python, execute.Candidate{Code: loaded}, sumParams, "long", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusOK || r.Outputs[0] != r.Outputs[2] || !strings.Contains(r.Detail, "differ") {
+		t.Errorf("load time: repetitions did not run in distinct processes: %s %q %v", r.Status, r.Detail, r.Outputs)
+	}
+	// Pinning: the process sees exactly one allowed core.
+	aff := "import os\ndef f(arr, n):\n    return len(os.sched_getaffinity(0))\n"
+	r, err = Profile(ctx, schemas.Python, execute.Candidate{Code: aff}, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != schemas.StatusOK || r.Outputs[0] != "1" {
+		t.Errorf("affinity: %s %q %v", r.Status, r.Detail, r.Outputs)
+	}
+}
+
+func TestEmptyCandidatesCompile(t *testing.T) {
+	s := &suite{}
+	for _, ty := range []string{"int[][]", "string", "char", "double[]", "bool"} {
+		s.types = append(s.types, values.MustParseType(ty))
+	}
+	s.ret = values.MustParseType("long[]")
+	if c := (javaBuilder{}).empty(s); !strings.Contains(c.Code, "static long[] profileEmpty(int[][] a0, String a1, char a2, double[] a3, boolean a4)") {
+		t.Errorf("java empty: %s", c.Code)
+	}
+	if c := (cppBuilder{}).empty(s); !strings.Contains(c.Code, "std::vector<long long> profile_empty(std::vector<std::vector<int>>& a0, std::string& a1, char a2") {
+		t.Errorf("cpp empty: %s", c.Code)
+	}
+	if got := lastJavaMethod("class X { int g() { return 1; } }\nstatic int f(int a) {\n if (a > 0) { return 1; }\n return 0; }\nstatic long h (int[] a)\n{ return 0; }"); got != "h" {
+		t.Errorf("lastJavaMethod = %q", got)
+	}
+}
+
+func TestLeastLoadedCPU(t *testing.T) {
+	n := LeastLoadedCPU(50*time.Millisecond, -1)
+	if n < 0 || n >= 1024 {
+		t.Errorf("LeastLoadedCPU = %d", n)
+	}
+}

@@ -1,0 +1,160 @@
+package profile
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"transmute/io/corpus"
+	"transmute/io/stress"
+	"transmute/schemas"
+	"transmute/transforms/execute"
+)
+
+// sharedCorpora finds ../shared/corpora next to the module root.
+func sharedCorpora(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found")
+		}
+		dir = parent
+	}
+	c := filepath.Join(dir, "..", "shared", "corpora")
+	if _, err := os.Stat(filepath.Join(c, "trace", "tasks.jsonl")); err != nil {
+		t.Skipf("shared corpora not found at %s: skipping real-data test", c)
+	}
+	return c
+}
+
+type traceTask struct {
+	SampleID   string `json:"sample_id"`
+	SrcLang    string `json:"src_lang"`
+	TgtLang    string `json:"tgt_lang"`
+	TargetCode string `json:"target_code"`
+}
+
+// TestTraceGroundTruthStability profiles the TRACE ground-truth target functions of
+// 20 tasks on their stress suites, 5 repetitions each, and reports the median
+// coefficient of variation of CPU time and the share of CPU spent outside the
+// measured function (the empty candidate's CPU over the candidate's).
+// TRACE_PROFILE_TASKS overrides the number of tasks.
+func TestTraceGroundTruthStability(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles 20 TRACE tasks x 8 runs: skipped with -short")
+	}
+	root := sharedCorpora(t)
+	ctx := context.Background()
+	tc, err := corpus.Load(ctx, "transcoder:"+filepath.Join(root, "transcoder-test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(root, "trace", "tasks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var tasks []traceTask
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var x traceTask
+		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, x)
+	}
+	// One task per (problem, target language), in a stable order, languages interleaved.
+	sort.SliceStable(tasks, func(i, j int) bool {
+		if tasks[i].SampleID != tasks[j].SampleID {
+			return tasks[i].SampleID < tasks[j].SampleID
+		}
+		return tasks[i].TgtLang < tasks[j].TgtLang
+	})
+	want := 20
+	if s := os.Getenv("TRACE_PROFILE_TASKS"); s != "" {
+		want, _ = strconv.Atoi(s)
+	}
+	bucketRoot := filepath.Join(root, "trace", "Trace_Tests")
+	b, err := corpus.OpenBucket(ctx, bucketRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	perLang := map[string]int{}
+	seen := map[string]bool{}
+	type row struct {
+		id, lang       string
+		cv, share      float64
+		mean, overhead time.Duration
+	}
+	var rows []row
+	var cvs, shares []float64
+	var sumMean, sumOver time.Duration
+	failures := 0
+	for _, task := range tasks {
+		if len(rows)+failures >= want {
+			break
+		}
+		key := task.SampleID + "/" + task.TgtLang
+		if seen[key] || perLang[task.TgtLang] >= (want+2)/3 {
+			continue
+		}
+		p, ok := tc.Problem(task.SampleID)
+		if !ok {
+			continue
+		}
+		tests, err := stress.Load(ctx, b, "", task.TgtLang, task.SampleID, p.Params)
+		if err != nil {
+			continue
+		}
+		seen[key] = true
+		perLang[task.TgtLang]++
+		r, err := Profile(ctx, task.TgtLang, execute.Candidate{ID: key, Code: task.TargetCode}, p.Params, p.Returns, tests,
+			Options{Repetitions: 5, TimeLimit: 60 * time.Second, LeastLoaded: true})
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if r.Status != schemas.StatusOK {
+			failures++
+			t.Logf("%-60s %-6s %s: %.200s", task.SampleID, task.TgtLang, r.Status, r.Detail)
+			continue
+		}
+		share := 0.0
+		if r.MeanCPU > 0 {
+			share = float64(r.Overhead) / float64(r.MeanCPU)
+		}
+		rows = append(rows, row{task.SampleID, task.TgtLang, r.CVCPU, share, r.MeanCPU, r.Overhead})
+		cvs = append(cvs, r.CVCPU)
+		shares = append(shares, share)
+		sumMean += r.MeanCPU
+		sumOver += r.Overhead
+		t.Logf("%-60s %-6s %3d tests  CPU %8.1fms  cv %5.2f%%  overhead %7.1fms (%5.1f%%)  RSS %6.0fKB",
+			task.SampleID, task.TgtLang, len(tests), float64(r.MeanCPU)/1e6, 100*r.CVCPU,
+			float64(r.Overhead)/1e6, 100*share, r.MeanRSSKB)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no TRACE task profiled")
+	}
+	t.Logf("profiled %d tasks (%v), %d failed", len(rows), perLang, failures)
+	t.Logf("median CV of CPU time: %.2f%% (target < 3%%)", 100*Median(cvs))
+	t.Logf("median overhead share: %.1f%%; overall overhead/total CPU: %.1f%% (target < 20%%)",
+		100*Median(shares), 100*float64(sumOver)/float64(sumMean))
+	if failures > len(rows)/4 {
+		t.Errorf("%d of %d ground-truth functions failed on their own stress suites", failures, len(rows)+failures)
+	}
+}
