@@ -14,6 +14,7 @@ deps:
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/launch
+	$(GO) build -o bin/transmute-sandbox-init ./transforms/sandbox/cmd/transmute-sandbox-init
 
 # The main job on our bundled corpus: tables under out/run/, a summary on stdout.
 run: build

@@ -29,7 +29,10 @@ import (
 	_ "transmute/transforms/execute/cpp"
 	_ "transmute/transforms/execute/java"
 	_ "transmute/transforms/execute/python"
+	_ "transmute/transforms/translate/builtin"
+	_ "transmute/transforms/translate/command"
 	_ "transmute/transforms/translate/identity"
+	_ "transmute/transforms/translate/openai"
 	_ "transmute/transforms/translate/recorded"
 )
 
@@ -46,7 +49,7 @@ func main() {
 		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
 		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
-		parallelism          = flag.Int("parallelism", 0, "problems evaluated at once per worker (default 2)")
+		parallelism          = flag.Int("workers", 0, "problems evaluated at once per Beam worker (default 2)")
 		shards               = flag.Int("shards", 0, "shards problems and tables are spread over (default 4)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per program run (default 10s)")

@@ -190,13 +190,25 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 	// 3. Harness fidelity: compare the golds across languages, mark language-dependent tests.
 	var golds []fidelity.Gold
 	for _, lang := range schemas.Languages {
-		if f, ok := p.Function(lang); ok {
-			if r, ok := results[GoldID(lang)]; ok {
-				golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
-			}
+		f, ok := p.Function(lang)
+		if !ok {
+			continue
 		}
+		r, ok := results[GoldID(lang)]
+		if !ok {
+			continue
+		}
+		if r.Status == schemas.StatusCompileError || r.Status == schemas.StatusInfraError {
+			// A gold that cannot run is a corpus defect (TransCoder-test has gold functions
+			// calling helpers it does not ship), not a harness disagreement.
+			errRow("fidelity", lang, "gold function does not run: "+r.Status, clip(r.Detail, 2000))
+			continue
+		}
+		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
 	}
-	fid, dep := fidelity.Compare(e.Run, p, golds, e.Tolerance)
+	fid, _ := fidelity.Compare(e.Run, p, golds, e.Tolerance)
+	e.probeSignedModulo(ctx, p, golds, fid)
+	dep := fidelity.Propagate(fid)
 	out.Fidelity = fid
 	out.Problem.Tests = append([]schemas.Test(nil), p.Tests...)
 	for i := range out.Problem.Tests {
@@ -310,4 +322,57 @@ func Directions(spec string) ([][2]string, error) {
 		out = append(out, [2]string{a, b})
 	}
 	return out, nil
+}
+
+// probeSignedModulo re-runs the Python gold with C's truncating division and
+// modulo when it disagrees with another language for no known reason; the
+// disagreements it then resolves get cause signed_modulo.
+func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, golds []fidelity.Gold, rows []schemas.FidelityRow) {
+	need := false
+	for _, r := range rows {
+		if r.Cause == fidelity.CauseOther && (r.LangA == schemas.Python || r.LangB == schemas.Python) {
+			need = true
+			break
+		}
+	}
+	eng := e.Engines[schemas.Python]
+	f, ok := p.Function(schemas.Python)
+	if !need || eng == nil || !ok {
+		return
+	}
+	code, changed, err := fidelity.CDivModPython(f.Code)
+	if err != nil || !changed {
+		return
+	}
+	res, err := eng.Run(ctx, execute.Batch{ProblemID: p.ID, Lang: schemas.Python, Params: p.Params, Returns: p.Returns,
+		Tests: p.Tests, Limits: e.Limits, Candidates: []execute.Candidate{{ID: "probe/c-divmod", Code: code, Imports: f.Imports, Entry: f.Name}}})
+	if err != nil || len(res) != 1 {
+		return
+	}
+	ret, err := values.ParseType(p.Returns)
+	if err != nil {
+		return
+	}
+	byIndex := map[int32]execute.TestResult{}
+	for _, t := range res[0].Tests {
+		byIndex[t.Index] = t
+	}
+	for i := range rows {
+		r := &rows[i]
+		if r.Cause != fidelity.CauseOther {
+			continue
+		}
+		var other string
+		switch {
+		case r.LangA == schemas.Python && r.StatusB == schemas.StatusOK:
+			other = r.ValueB
+		case r.LangB == schemas.Python && r.StatusA == schemas.StatusOK:
+			other = r.ValueA
+		default:
+			continue
+		}
+		if t, ok := byIndex[r.TestIndex]; ok && t.Status == schemas.StatusOK && values.Equal(ret, t.Output, other, e.Tolerance) {
+			r.Cause = fidelity.CauseSignedModulo
+		}
+	}
 }

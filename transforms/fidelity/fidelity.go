@@ -34,7 +34,8 @@ type Gold struct {
 }
 
 // Compare returns one FidelityRow per test per language pair (pairs in the order of
-// golds) and the causes of language dependence per test index.
+// golds) and the causes of language dependence per test index. Golds whose program
+// did not compile are left out by the caller (a corpus defect, reported as an error).
 func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) ([]schemas.FidelityRow, map[int32]string) {
 	ret, err := values.ParseType(p.Returns)
 	if err != nil {
@@ -46,7 +47,6 @@ func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) 
 		argTypes = append(argTypes, t)
 	}
 	var rows []schemas.FidelityRow
-	dep := map[int32]string{}
 	for i := 0; i < len(golds); i++ {
 		for j := i + 1; j < len(golds); j++ {
 			a, b := golds[i], golds[j]
@@ -68,17 +68,38 @@ func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) 
 						row.ValueB = tb.Error
 					}
 					row.Cause = Classify(ret, argTypes, test.Args, a, b, ta, tb)
-					if row.Cause != CauseOther {
-						if _, ok := dep[test.Index]; !ok {
-							dep[test.Index] = row.Cause
-						}
-					}
 				}
 				rows = append(rows, row)
 			}
 		}
 	}
-	return rows, dep
+	return rows, Propagate(rows)
+}
+
+// Propagate settles causes across the pairs of a test: a program that crashed or
+// gave an unexplained value on a test where another pair shows integer overflow is
+// put down to the overflow (C++ signed overflow is undefined behaviour and may
+// crash or be optimized away). It returns the language-dependence cause per test.
+func Propagate(rows []schemas.FidelityRow) map[int32]string {
+	overflow := map[int32]bool{}
+	for _, r := range rows {
+		if r.Cause == CauseOverflow {
+			overflow[r.TestIndex] = true
+		}
+	}
+	dep := map[int32]string{}
+	for i := range rows {
+		r := &rows[i]
+		if r.Cause == CauseOther && overflow[r.TestIndex] {
+			r.Cause = CauseOverflow
+		}
+		if !r.Agree && r.Cause != CauseOther {
+			if _, ok := dep[r.TestIndex]; !ok {
+				dep[r.TestIndex] = r.Cause
+			}
+		}
+	}
+	return dep
 }
 
 // Classify names the cause of one disagreement:
@@ -89,7 +110,8 @@ func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) 
 //   - float_precision: the result is floating point, or the two values are numbers
 //     within 1% of each other (or differ by one after a floating-point rounding in a
 //     function that uses floating point);
-//   - other: anything else.
+//   - other: anything else (a signed-modulo difference is established afterwards
+//     by a counterfactual run, see CDivModPython).
 func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, ta, tb execute.TestResult) string {
 	if ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK {
 		va, vb := decode(ta.Output), decode(tb.Output)
@@ -112,6 +134,10 @@ func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, t
 				return CauseFloat
 			}
 			return CauseOther
+		}
+		// booleans, strings, chars computed from integers that overflow
+		if largeIntArgs(args) {
+			return CauseOverflow
 		}
 		return CauseOther
 	}

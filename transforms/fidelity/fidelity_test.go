@@ -1,0 +1,78 @@
+package fidelity
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/values"
+)
+
+func TestCDivModPythonRunsWithCSemantics(t *testing.T) {
+	code := "def f(a, b):\n    x = (a + b - 97) % 26\n    y = a // b\n    z = a\n    z %= b\n    return [x, y, z, 7.5 % 2]\n"
+	out, changed, err := CDivModPython(code)
+	if err != nil || !changed {
+		t.Fatalf("rewrite: %v %v", changed, err)
+	}
+	if strings.Contains(strings.SplitN(out, "def f", 2)[1], " % ") {
+		t.Fatalf("a %% is left:\n%s", out)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	got, err := exec.Command(py, "-c", out+"\nprint(f(-50, 7))").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, got)
+	}
+	// C: (-50+7-97) % 26 = -140 % 26 = -10; -50 / 7 = -7; -50 % 7 = -1; fmod(7.5, 2) = 1.5
+	if strings.TrimSpace(string(got)) != "[-10, -7, -1, 1.5]" {
+		t.Errorf("got %s", got)
+	}
+	if _, changed, _ := CDivModPython("def g(a):\n    return a + 1\n"); changed {
+		t.Error("code without % or // should be unchanged")
+	}
+}
+
+func gold(lang string, outs ...string) Gold {
+	r := execute.Result{Status: schemas.StatusOK}
+	for i, o := range outs {
+		tr := execute.TestResult{Index: int32(i), Status: schemas.StatusOK, Output: o}
+		if strings.HasPrefix(o, "!") {
+			tr = execute.TestResult{Index: int32(i), Status: schemas.StatusRuntimeError, Error: o[1:]}
+		}
+		r.Tests = append(r.Tests, tr)
+	}
+	return Gold{Lang: lang, Result: r}
+}
+
+func TestCompareClassifies(t *testing.T) {
+	p := schemas.Problem{ID: "P", Returns: "int", Params: []schemas.Param{{Name: "n", Type: "int"}},
+		Tests: []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[100000]"}, {Index: 2, Args: "[5]"}}}
+	golds := []Gold{
+		gold("java", "9", "1410065408", "25"),
+		gold("python", "9", "10000000000", "26"),
+		gold("cpp", "9", "!killed by signal: segmentation fault", "25"),
+	}
+	rows, dep := Compare("r", p, golds, values.DefaultTolerance)
+	causes := map[string]string{}
+	for _, r := range rows {
+		causes[r.LangA+"-"+r.LangB+"#"+string(rune('0'+r.TestIndex))] = r.Cause
+	}
+	want := map[string]string{
+		"java-python#0": "", "java-python#1": CauseOverflow, "java-python#2": CauseOther,
+		// the C++ crash on test 1 happens on a test that overflows elsewhere
+		"java-cpp#1": CauseOverflow, "python-cpp#1": CauseOverflow,
+		"java-cpp#2": "", "python-cpp#2": CauseOther,
+	}
+	for k, v := range want {
+		if causes[k] != v {
+			t.Errorf("%s: cause %q, want %q", k, causes[k], v)
+		}
+	}
+	if dep[1] != CauseOverflow || dep[0] != "" || dep[2] != "" {
+		t.Errorf("language-dependent tests: %v", dep)
+	}
+}
