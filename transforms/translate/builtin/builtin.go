@@ -1,0 +1,72 @@
+// Package builtin registers Transmute's own rule-based transpilers as the translator
+// "builtin:": Java to Python (transforms/transpile/java2py) and Java to C++
+// (transforms/transpile/java2cpp). They are deterministic, offline and fast, and can
+// translate any variant, so MBTA runs without an LLM endpoint.
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"transmute/schemas"
+	"transmute/transforms/translate"
+	"transmute/transforms/transpile/java2cpp"
+	"transmute/transforms/transpile/java2py"
+)
+
+func init() {
+	translate.Register("builtin", func(ctx context.Context, rest string) (translate.Translator, error) {
+		return Translator{}, nil
+	})
+}
+
+// Translator dispatches on the direction.
+type Translator struct{}
+
+// Name is "builtin".
+func (Translator) Name() string { return "builtin" }
+
+// Translate translates one Java function.
+func (Translator) Translate(_ context.Context, r translate.Request) ([]translate.Translation, error) {
+	if r.SrcLang != schemas.Java {
+		return []translate.Translation{{Status: schemas.TranslationUnsupported,
+			Error: fmt.Sprintf("builtin translates from java only, not %s", r.SrcLang)}}, nil
+	}
+	var code, imports, entry string
+	var err error
+	switch r.TgtLang {
+	case schemas.Python:
+		var res java2py.Result
+		res, err = java2py.Translate(r.Code)
+		code, imports, entry = res.Code, res.Imports, res.Entry
+	case schemas.Cpp:
+		var res java2cpp.Result
+		res, err = java2cpp.Translate(r.Code)
+		code, imports, entry = res.Code, res.Imports, res.Entry
+	default:
+		return []translate.Translation{{Status: schemas.TranslationUnsupported,
+			Error: fmt.Sprintf("builtin translates java to python and cpp, not %s", r.TgtLang)}}, nil
+	}
+	if err != nil {
+		st := schemas.TranslationError
+		var u1 *java2py.UnsupportedError
+		var u2 *java2cpp.UnsupportedError
+		if errors.As(err, &u1) || errors.As(err, &u2) {
+			st = schemas.TranslationUnsupported
+		}
+		return []translate.Translation{{Status: st, Error: err.Error()}}, nil
+	}
+	return []translate.Translation{{Status: schemas.TranslationOK, Code: code, Imports: imports, Entry: entry}}, nil
+}
+
+// TranslatesVariants is true: rules apply to any Java code.
+func (Translator) TranslatesVariants() bool { return true }
+
+// Directions: java to python and java to cpp.
+func (Translator) Directions() [][2]string {
+	return [][2]string{{schemas.Java, schemas.Python}, {schemas.Java, schemas.Cpp}}
+}
+
+// Close does nothing.
+func (Translator) Close() error { return nil }
