@@ -58,10 +58,10 @@ type ResultRow struct {
 	Sample     int32  `parquet:"sample"`
 	// Oracle is "source" (the source function's outputs, cross-language) or
 	// "target_gold" (the corpus's gold function in the target language).
-	Oracle        string `parquet:"oracle"`
-	TestIndex     int32  `parquet:"test_index"`
-	Expected      string `parquet:"expected"`
-	Actual        string `parquet:"actual"`
+	Oracle    string `parquet:"oracle"`
+	TestIndex int32  `parquet:"test_index"`
+	Expected  string `parquet:"expected"`
+	Actual    string `parquet:"actual"`
 	// Status is the translation's status on this test (an execution status, or
 	// "no_translation" when the translator gave none that could run).
 	Status string `parquet:"status"`
