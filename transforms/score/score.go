@@ -46,14 +46,37 @@ type problemAcc struct {
 	programStatus  string
 }
 
-// CA computes the CA and pass-rate scores of one key from its result rows (sample 0
-// only: other samples are scored by the sampling-aware scorer). Every oracle and
-// subset present gets a full set of metrics.
+// CA computes the CA and pass-rate scores of one key from its result rows. The
+// main metrics score sample 0; when a translator gave n > 1 samples, the pass rates
+// "any of n" and "all of n" are added. Every oracle and subset present gets a full
+// set of metrics.
 func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 	type group struct{ oracle, subset string }
 	accs := map[group]map[string]*problemAcc{}
 	oracleFailures := map[group]int{}
+	samples := map[group]map[string]map[int32]*problemAcc{} // problem -> sample -> acc
 	for _, r := range rows {
+		for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
+			if (subset == SubsetLangIndependent && r.LangDependent) || r.OracleStatus != schemas.StatusOK {
+				continue
+			}
+			g := group{r.Oracle, subset}
+			if samples[g] == nil {
+				samples[g] = map[string]map[int32]*problemAcc{}
+			}
+			if samples[g][r.ProblemID] == nil {
+				samples[g][r.ProblemID] = map[int32]*problemAcc{}
+			}
+			sa := samples[g][r.ProblemID][r.Sample]
+			if sa == nil {
+				sa = &problemAcc{}
+				samples[g][r.ProblemID][r.Sample] = sa
+			}
+			sa.tests++
+			if r.Match {
+				sa.matched++
+			}
+		}
 		if r.Sample != 0 {
 			continue
 		}
@@ -122,6 +145,30 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("ca_median", stats.Median(perProblem), n)
 			emit("ca_std", stats.Std(perProblem), n)
 			emit("pass_rate", float64(passed)/float64(n), n)
+		}
+		anyOf, allOf, maxN := 0, 0, 0
+		for _, bySample := range samples[g] {
+			anyPass, allPass := false, true
+			for _, sa := range bySample {
+				pass := sa.tests > 0 && sa.matched == sa.tests
+				anyPass = anyPass || pass
+				allPass = allPass && pass
+			}
+			if anyPass {
+				anyOf++
+			}
+			if allPass {
+				allOf++
+			}
+			maxN = max(maxN, len(bySample))
+		}
+		if maxN > 1 && len(samples[g]) > 0 {
+			// n samples (seed 001's beam semantics): a problem passes "any of n" when
+			// one sample passes, "all of n" when every sample does.
+			np := len(samples[g])
+			emit("pass_rate_any_of_n", float64(anyOf)/float64(np), np)
+			emit("pass_rate_all_of_n", float64(allOf)/float64(np), np)
+			emit("samples", float64(maxN), np)
 		}
 		emit("problems", float64(n), n)
 		emit("tests", float64(tests), tests)

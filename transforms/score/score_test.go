@@ -152,3 +152,32 @@ func TestBeyond(t *testing.T) {
 		t.Errorf("Inefficiency = %v", r)
 	}
 }
+
+func TestCASamples(t *testing.T) {
+	mk := func(p string, sample int32, i int32, match bool) schemas.ResultRow {
+		return schemas.ResultRow{ProblemID: p, Sample: sample, TestIndex: i, Match: match, Oracle: OracleSource,
+			OracleStatus: schemas.StatusOK, ProgramStatus: "ok"}
+	}
+	rows := []schemas.ResultRow{
+		// A: sample 0 passes, sample 1 fails; B: both fail; C: both pass
+		mk("A", 0, 0, true), mk("A", 1, 0, false),
+		mk("B", 0, 0, false), mk("B", 1, 0, false),
+		mk("C", 0, 0, true), mk("C", 1, 0, true),
+	}
+	got := map[string]float64{}
+	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
+		if r.Subset == SubsetAll {
+			got[r.Metric] = r.Value
+		}
+	}
+	if got["pass_rate"] != 2.0/3 || got["pass_rate_any_of_n"] != 2.0/3 || got["pass_rate_all_of_n"] != 1.0/3 || got["samples"] != 2 {
+		t.Errorf("sample metrics: %v", got)
+	}
+	// With one sample, no any/all metrics.
+	one := CA("r", Key{}, rows[:1])
+	for _, r := range one {
+		if r.Metric == "pass_rate_any_of_n" {
+			t.Error("any_of_n emitted for a single sample")
+		}
+	}
+}
