@@ -110,7 +110,7 @@ type FidelityRow struct {
 	LangA     string `parquet:"lang_a"`
 	LangB     string `parquet:"lang_b"`
 	Agree     bool   `parquet:"agree"`
-	// Cause of a disagreement: integer_overflow, float_precision, signed_modulo, other ("" when they agree).
+	// Cause of a disagreement: integer_overflow, float_precision, signed_modulo, out_of_bounds, other ("" when they agree).
 	Cause   string `parquet:"cause"`
 	ValueA  string `parquet:"value_a"`
 	ValueB  string `parquet:"value_b"`

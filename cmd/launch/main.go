@@ -58,6 +58,11 @@ func main() {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate) or mbta (mutation-based translation analysis)")
+		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
+		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
+		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
+		mutSeed              = flag.Int64("mutation-seed", 1, "mbta: seed of the sampling when a mutant cap applies")
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
 	flag.Var(&translators, "translator", "translator spec, repeatable: recorded:PATH, identity:, builtin:")
@@ -119,7 +124,14 @@ func main() {
 		fatal(err)
 	}
 	defer bucket.Close()
-	for _, t := range pipelines.Tables {
+	if *job != "evaluate" && *job != "mbta" {
+		fatal(fmt.Errorf("unknown --job %q (want evaluate or mbta)", *job))
+	}
+	tables := pipelines.Tables
+	if *job == "mbta" {
+		tables = pipelines.MBTATables
+	}
+	for _, t := range tables {
 		if err := sink.Clear(ctx, bucket, t); err != nil {
 			fatal(fmt.Errorf("clearing old %s: %w", t, err))
 		}
@@ -128,12 +140,35 @@ func main() {
 		Start: time.Now().UTC(), Versions: pipelines.Versions()}
 
 	p, s := beam.NewPipelineWithRoot()
-	pipelines.BuildEvaluate(s, c)
+	if *job == "mbta" {
+		var ops []string
+		for _, o := range strings.Split(*mutOps, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				ops = append(ops, o)
+			}
+		}
+		pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed})
+	} else {
+		pipelines.BuildEvaluate(s, c)
+	}
 	if err := beamx.Run(ctx, p); err != nil {
 		fatal(fmt.Errorf("pipeline failed: %w", err))
 	}
 	if c.Progress {
 		fmt.Fprintln(os.Stderr)
+	}
+	if *job == "mbta" {
+		if err := pipelines.FinishMBTA(ctx, bucket, m); err != nil {
+			fatal(fmt.Errorf("manifest: %w", err))
+		}
+		if !*quiet {
+			fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
+				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
+			if err := pipelines.PrintMBTASummary(ctx, os.Stdout, bucket); err != nil {
+				fatal(err)
+			}
+		}
+		return
 	}
 	if err := pipelines.Finish(ctx, bucket, m, pipelines.Tables); err != nil {
 		fatal(fmt.Errorf("manifest: %w", err))

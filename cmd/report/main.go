@@ -86,19 +86,20 @@ func fidelity(ctx context.Context, out string) error {
 		pairs = append(pairs, k)
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].a+pairs[i].b < pairs[j].a+pairs[j].b })
-	fmt.Printf("%-14s %8s %6s %6s %8s %6s %7s %6s %-22s %s\n", "pair", "problems", "tests", "agree", "overflow", "float", "modulo", "other",
-		"agree w/o overflow+float", "w/o overflow+float+modulo")
+	fmt.Printf("%-14s %8s %6s %6s %8s %6s %7s %7s %6s %-24s %s\n", "pair", "problems", "tests", "agree", "overflow", "float", "modulo", "bounds", "other",
+		"agree w/o overflow+float", "w/o all language causes")
 	for _, k := range pairs {
 		a := m[k]
-		ov, fl, md, ot := a.causes["integer_overflow"], a.causes["float_precision"], a.causes["signed_modulo"], a.causes["other"]
+		ov, fl, md, ob, ot := a.causes["integer_overflow"], a.causes["float_precision"], a.causes["signed_modulo"],
+			a.causes["out_of_bounds"], a.causes["other"]
 		rate := func(rest int) float64 {
 			if rest <= 0 {
 				return 1
 			}
 			return float64(a.agree) / float64(rest)
 		}
-		fmt.Printf("%-14s %8d %6d %6d %8d %6d %7d %6d %-24.4f %.4f\n", k.a+"-"+k.b, len(a.problems), a.tests, a.agree, ov, fl, md, ot,
-			rate(a.tests-ov-fl), rate(a.tests-ov-fl-md))
+		fmt.Printf("%-14s %8d %6d %6d %8d %6d %7d %7d %6d %-24.4f %.4f\n", k.a+"-"+k.b, len(a.problems), a.tests, a.agree, ov, fl, md, ob, ot,
+			rate(a.tests-ov-fl), rate(a.tests-ov-fl-md-ob))
 	}
 	// Gold programs that did not run cleanly: problems lost to the harness.
 	lost := map[string]string{}

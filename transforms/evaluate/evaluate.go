@@ -206,6 +206,15 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		}
 		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
 	}
+	var runnable []fidelity.Gold
+	for _, g := range golds {
+		if broken, detail := fidelity.Broken(g, golds); broken {
+			errRow("fidelity", g.Lang, "gold function fails on every test", clip(detail, 2000))
+			continue
+		}
+		runnable = append(runnable, g)
+	}
+	golds = runnable
 	fid, _ := fidelity.Compare(e.Run, p, golds, e.Tolerance)
 	e.probeSignedModulo(ctx, p, golds, fid)
 	dep := fidelity.Propagate(fid)

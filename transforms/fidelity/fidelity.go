@@ -58,8 +58,14 @@ func Compare(run string, p schemas.Problem, golds []Gold, tol values.Tolerance) 
 				row := schemas.FidelityRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, TestIndex: test.Index,
 					LangA: a.Lang, LangB: b.Lang, ValueA: ta.Output, ValueB: tb.Output,
 					StatusA: ta.Status, StatusB: tb.Status}
-				if ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK && values.Equal(ret, ta.Output, tb.Output, tol) {
+				bothRaised := ta.Status == schemas.StatusRuntimeError && tb.Status == schemas.StatusRuntimeError
+				if bothRaised || (ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK && values.Equal(ret, ta.Output, tb.Output, tol)) {
+					// Two golds that both raise behave alike: the test's expected outcome is
+					// an exception in either language (messages differ by language).
 					row.Agree = true
+					if bothRaised {
+						row.ValueA, row.ValueB = ta.Error, tb.Error
+					}
 				} else {
 					if ta.Status != schemas.StatusOK {
 						row.ValueA = ta.Error
@@ -102,6 +108,26 @@ func Propagate(rows []schemas.FidelityRow) map[int32]string {
 	return dep
 }
 
+// CauseOutOfBounds marks a test on which one language raises for an out-of-range
+// index while another reads something anyway: C++ has no bounds checks (undefined
+// behaviour) and Python accepts negative indices.
+const CauseOutOfBounds = "out_of_bounds"
+
+var boundsErrors = []string{"ArrayIndexOutOfBoundsException", "StringIndexOutOfBoundsException",
+	"IndexOutOfBoundsException", "NegativeArraySizeException", "IndexError"}
+
+func boundsError(t execute.TestResult) bool {
+	if t.Status != schemas.StatusRuntimeError {
+		return false
+	}
+	for _, e := range boundsErrors {
+		if strings.Contains(t.Error, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // Classify names the cause of one disagreement:
 //   - integer_overflow: the declared result is integral and one value lies outside the
 //     32-bit (int) or 64-bit (long) range, or wrapping one value to the declared width
@@ -110,9 +136,15 @@ func Propagate(rows []schemas.FidelityRow) map[int32]string {
 //   - float_precision: the result is floating point, or the two values are numbers
 //     within 1% of each other (or differ by one after a floating-point rounding in a
 //     function that uses floating point);
+//   - out_of_bounds: one side raised an index error, the other (C++, or Python
+//     with a negative index) returned or crashed;
 //   - other: anything else (a signed-modulo difference is established afterwards
 //     by a counterfactual run, see CDivModPython).
 func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, ta, tb execute.TestResult) string {
+	if (boundsError(ta) && (tb.Status == schemas.StatusOK || b.Lang == schemas.Cpp)) ||
+		(boundsError(tb) && (ta.Status == schemas.StatusOK || a.Lang == schemas.Cpp)) {
+		return CauseOutOfBounds
+	}
 	if ta.Status == schemas.StatusOK && tb.Status == schemas.StatusOK {
 		va, vb := decode(ta.Output), decode(tb.Output)
 		if ret.IsInteger() || (ret.Base == values.Void) {
@@ -279,4 +311,35 @@ func largeIntArgs(args string) bool {
 		return false
 	}
 	return walk(v)
+}
+
+// Broken tells whether a gold fails on every test (raises, or cannot run) while
+// another gold returns a value on every test: a defect of the corpus (TransCoder-test
+// ships gold functions that call helpers or names it does not define), not a
+// difference between languages. detail is the first error.
+func Broken(g Gold, others []Gold) (bool, string) {
+	if len(g.Result.Tests) == 0 {
+		return false, ""
+	}
+	for _, t := range g.Result.Tests {
+		if t.Status == schemas.StatusOK || boundsError(t) {
+			return false, ""
+		}
+	}
+	for _, o := range others {
+		if o.Lang == g.Lang {
+			continue
+		}
+		allOK := len(o.Result.Tests) > 0
+		for _, t := range o.Result.Tests {
+			if t.Status != schemas.StatusOK {
+				allOK = false
+				break
+			}
+		}
+		if allOK {
+			return true, g.Result.Tests[0].Error
+		}
+	}
+	return false, ""
 }

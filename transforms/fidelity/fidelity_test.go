@@ -76,3 +76,36 @@ func TestCompareClassifies(t *testing.T) {
 		t.Errorf("language-dependent tests: %v", dep)
 	}
 }
+
+func TestBoundsBothRaisedAndBroken(t *testing.T) {
+	p := schemas.Problem{ID: "P", Returns: "int", Params: []schemas.Param{{Name: "n", Type: "int"}},
+		Tests: []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[4]"}}}
+	golds := []Gold{
+		gold("java", "!ArrayIndexOutOfBoundsException: Index 23 out of bounds for length 23", "5"),
+		gold("python", "!IndexError: list index out of range", "5"),
+		gold("cpp", "1011949929", "5"),
+	}
+	rows, dep := Compare("r", p, golds, values.DefaultTolerance)
+	for _, r := range rows {
+		switch {
+		case r.TestIndex == 1 && !r.Agree:
+			t.Errorf("test 1 should agree: %+v", r)
+		case r.TestIndex == 0 && r.LangA == "java" && r.LangB == "python" && !r.Agree:
+			t.Errorf("both raising should agree: %+v", r)
+		case r.TestIndex == 0 && r.LangB == "cpp" && r.Cause != CauseOutOfBounds:
+			t.Errorf("C++ reading out of bounds: cause %q", r.Cause)
+		}
+	}
+	if dep[0] != CauseOutOfBounds {
+		t.Errorf("test 0 should be language-dependent (out_of_bounds), got %v", dep)
+	}
+
+	broken := gold("python", "!NameError: name 'np' is not defined", "!NameError: name 'np' is not defined")
+	ok := gold("java", "1", "2")
+	if b, d := Broken(broken, []Gold{broken, ok}); !b || !strings.Contains(d, "NameError") {
+		t.Errorf("a gold failing every test while another passes is broken: %v %q", b, d)
+	}
+	if b, _ := Broken(golds[0], golds); b {
+		t.Error("a gold that returns on some tests is not broken")
+	}
+}
