@@ -5,7 +5,7 @@ BIN     := bin/launch
 SHARED  ?= ../shared/corpora
 TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 
-.PHONY: all deps build run test test-short bench eval-shared clean vet
+.PHONY: all deps build run test test-short bench eval-shared clean vet mbta mbta-shared
 
 all: build
 
@@ -46,3 +46,17 @@ vet:
 
 clean:
 	rm -rf bin out
+
+# Mutation-based translation analysis (seed 000) of the builtin transpilers (and the
+# identity self-check) on TransCoder-test; tables and a summary under out/mbta/.
+# MBTA_FLAGS adds e.g. --limit 50 --max-mutants 30.
+MBTA_FLAGS ?=
+mbta-shared: build
+	@test -d $(SHARED) || { echo "mbta-shared needs $(SHARED)"; exit 1; }
+	$(BIN) --job mbta --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/mbta --run mbta-shared $(MBTA_FLAGS)
+
+# MBTA on the bundled corpus; tables and a summary under out/mbta-run/.
+mbta: build
+	$(BIN) --job mbta --corpus jsonl:data/problems.jsonl --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/mbta-run --run mbta $(MBTA_FLAGS)

@@ -125,6 +125,10 @@ func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
 		_, err = sink.WriteShard[schemas.ErrorRow](ctx, b, table, nil)
 	case "fidelity":
 		_, err = sink.WriteShard[schemas.FidelityRow](ctx, b, table, nil)
+	case "variants":
+		_, err = sink.WriteShard[schemas.VariantRow](ctx, b, table, nil)
+	case "mutant_results":
+		_, err = sink.WriteShard[schemas.MutantResultRow](ctx, b, table, nil)
 	default:
 		err = fmt.Errorf("unknown table %q", table)
 	}

@@ -187,6 +187,13 @@ def child(job, cand, start):
     when) goes to the shared memory PROGRESS that the parent watches."""
     ci = cand["c"]
     wfd = os.dup(1)
+    me = os.getpid()
+
+    def leave_if_forked():
+        # A process the candidate forked must not go on to report results: it
+        # would run the remaining tests a second time on the protocol stream.
+        if os.getpid() != me:
+            os._exit(0)
 
     def emit_raw(line):
         data = (line + "\n").encode()
@@ -244,9 +251,11 @@ def child(job, cand, start):
         exec(code, ns)
         fn = find_entry(tree, ns, cand.get("entry"))
     except BaseException as e:  # an import or a top-level statement failed
+        leave_if_forked()
         emit({"c": ci, "compile": "error", "msg": describe(e)})
         set_progress(ntests)
         return
+    leave_if_forked()
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.setitimer(signal.ITIMER_PROF, 0)
     if start == 0:
@@ -295,6 +304,7 @@ def child(job, cand, start):
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.setitimer(signal.ITIMER_PROF, 0)
                 line.update(s="exception", e=describe(e))
+            leave_if_forked()
             try:
                 if isinstance(line, str):
                     emit_raw(line)
@@ -384,12 +394,17 @@ def run_candidate(job, cand):
         if pid == 0:
             code = 0
             try:
+                os.setpgid(0, 0)  # so that what the candidate forks can be killed with it
                 child(job, cand, start)
             except BaseException:
                 code = 3
             finally:
                 os._exit(code)
         status, killed = wait_child(pid, wall)
+        try:
+            os.killpg(pid, signal.SIGKILL)  # processes the candidate forked
+        except OSError:
+            pass
         cur, _ = get_progress()
         if cur >= ntests:
             break

@@ -1,0 +1,323 @@
+package pipelines
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"gocloud.dev/blob"
+
+	"transmute/io/sink"
+
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+	"transmute/transforms/execute"
+	"transmute/transforms/mbta"
+	"transmute/transforms/mutate"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+// MBTATables are the tables written by the MBTA pipeline.
+var MBTATables = []string{"variants", "translations", "executions", "mutant_results", "scores", "errors"}
+
+// MBTAOptions select the mutants (transforms/mutate.Options).
+type MBTAOptions struct {
+	// Operators restricts the muJava operators (empty = all 19).
+	Operators []string `json:"operators"`
+	// MaxPerOperator and MaxTotal cap the mutants per problem and language (0 = no cap).
+	MaxPerOperator int `json:"max_per_operator"`
+	MaxTotal       int `json:"max_total"`
+	// Seed drives the sampling when a cap applies.
+	Seed int64 `json:"seed"`
+}
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*mbtaFn)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*mbtaScoreFn)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*mbta.Output)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*mbta.Group)(nil)).Elem())
+	registerTable[schemas.VariantRow]()
+	registerTable[schemas.MutantResultRow]()
+	beam.RegisterFunction(splitMBTAVariants)
+	beam.RegisterFunction(splitMBTATranslations)
+	beam.RegisterFunction(splitMBTAExecutions)
+	beam.RegisterFunction(splitMBTAMutantResults)
+	beam.RegisterFunction(splitMBTAGroups)
+	beam.RegisterFunction(splitMBTAErrors)
+}
+
+// BuildMBTA adds the mutation-based translation analysis pipeline (seed 000) to s:
+// read and merge corpora as BuildEvaluate does, run MBTA on each problem
+// (transforms/mbta) in a worker pool per shard, score each (translator, corpus,
+// direction) — MTS, funnel, CA of the originals, correlations — and write the
+// MBTATables.
+func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
+	c = c.WithDefaults()
+	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
+	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
+	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.Shards}, beam.GroupByKey(s, items))
+	outs := beam.ParDo(s.Scope("MBTA"), &mbtaFn{Run: c.Run, Translators: c.Translators,
+		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
+		WorkDir: c.WorkDir, Progress: c.Progress, Options: m}, beam.GroupByKey(s, merged))
+
+	variants := beam.ParDo(s, splitMBTAVariants, outs)
+	translations := beam.ParDo(s, splitMBTATranslations, outs)
+	executions := beam.ParDo(s, splitMBTAExecutions, outs)
+	mutants := beam.ParDo(s, splitMBTAMutantResults, outs)
+	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitMBTAErrors, outs))
+	scores := beam.ParDo(s.Scope("Score"), &mbtaScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitMBTAGroups, outs)))
+
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, variants)
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, translations)
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, executions)
+	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.Shards, mutants)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+}
+
+// mbtaFn runs MBTA on the problems of one shard with its own worker pool.
+type mbtaFn struct {
+	Run         string
+	Translators []string
+	Parallelism int
+	CPUTime     time.Duration
+	WallTime    time.Duration
+	MemoryBytes int64
+	WorkDir     string
+	Progress    bool
+	Options     MBTAOptions
+
+	runner  *mbta.Runner
+	engines []execute.Engine
+}
+
+func (f *mbtaFn) Setup(ctx context.Context) error {
+	r := &mbta.Runner{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
+		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+		Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
+			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed}}
+	for _, spec := range f.Translators {
+		t, err := translate.Open(ctx, spec)
+		if err != nil {
+			return fmt.Errorf("translator %q: %w", spec, err)
+		}
+		r.Translators = append(r.Translators, t)
+	}
+	for _, lang := range execute.Langs() {
+		e, err := execute.Open(lang, execute.Options{WorkDir: f.WorkDir})
+		if err != nil {
+			return fmt.Errorf("engine %s: %w", lang, err)
+		}
+		r.Engines[lang] = e
+		f.engines = append(f.engines, e)
+	}
+	f.runner = r
+	progress.once.Do(func() { progress.start = time.Now() })
+	return nil
+}
+
+func (f *mbtaFn) Teardown() error {
+	for _, e := range f.engines {
+		e.Close()
+	}
+	if f.runner != nil {
+		for _, t := range f.runner.Translators {
+			t.Close()
+		}
+	}
+	return nil
+}
+
+var mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
+
+func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(mbta.Output)) {
+	var batch []evaluate.Item
+	var it evaluate.Item
+	for items(&it) {
+		batch = append(batch, it)
+		it = evaluate.Item{}
+	}
+	progress.total.Add(int64(len(batch)))
+	work := make(chan evaluate.Item)
+	results := make(chan mbta.Output)
+	var wg sync.WaitGroup
+	for w := 0; w < max(f.Parallelism, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for item := range work {
+				results <- f.runner.Evaluate(ctx, item)
+			}
+		}()
+	}
+	go func() {
+		for _, item := range batch {
+			work <- item
+		}
+		close(work)
+		wg.Wait()
+		close(results)
+	}()
+	// Emit on this goroutine only: Beam emitters are not safe for concurrent use.
+	for out := range results {
+		problemsDone.Inc(ctx, 1)
+		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))
+		d := progress.done.Add(1)
+		if f.Progress {
+			fmt.Fprintf(os.Stderr, "\r[transmute mbta] %d/%d problems (%s)   ", d, progress.total.Load(),
+				time.Since(progress.start).Round(time.Second))
+		}
+		emit(out)
+	}
+}
+
+func splitMBTAVariants(o mbta.Output, emit func(schemas.VariantRow)) {
+	for _, r := range o.Variants {
+		emit(r)
+	}
+}
+func splitMBTATranslations(o mbta.Output, emit func(schemas.TranslationRow)) {
+	for _, r := range o.Translations {
+		emit(r)
+	}
+}
+func splitMBTAExecutions(o mbta.Output, emit func(schemas.ExecutionRow)) {
+	for _, r := range o.Executions {
+		emit(r)
+	}
+}
+func splitMBTAMutantResults(o mbta.Output, emit func(schemas.MutantResultRow)) {
+	for _, r := range o.MutantResults {
+		emit(r)
+	}
+}
+func splitMBTAErrors(o mbta.Output, emit func(schemas.ErrorRow)) {
+	for _, r := range o.Errors {
+		emit(r)
+	}
+}
+func splitMBTAGroups(o mbta.Output, emit func(string, mbta.Group)) {
+	for _, g := range o.Groups {
+		emit(g.Key().String(), g)
+	}
+}
+
+// mbtaScoreFn scores one (translator, corpus, direction) from its problems' groups.
+type mbtaScoreFn struct {
+	Run string
+}
+
+func (f *mbtaScoreFn) ProcessElement(key string, groups func(*mbta.Group) bool, emit func(schemas.ScoreRow)) {
+	var all []mbta.Group
+	var g mbta.Group
+	for groups(&g) {
+		all = append(all, g)
+		g = mbta.Group{}
+	}
+	if len(all) == 0 {
+		return
+	}
+	for _, s := range mbta.Score(f.Run, all[0].Key(), all) {
+		emit(s)
+	}
+}
+
+// FinishMBTA is Finish for the MBTA tables: it first writes an empty shard for the
+// MBTA-only tables (variants, mutant_results) when the run produced none, since
+// Finish's writeEmpty does not know them.
+func FinishMBTA(ctx context.Context, b *blob.Bucket, m *Manifest) error {
+	for _, t := range []string{"variants", "mutant_results"} {
+		_, shards, err := countRows(ctx, b, t)
+		if err != nil {
+			return err
+		}
+		if shards > 0 {
+			continue
+		}
+		if t == "variants" {
+			_, err = sink.WriteShard[schemas.VariantRow](ctx, b, t, nil)
+		} else {
+			_, err = sink.WriteShard[schemas.MutantResultRow](ctx, b, t, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return Finish(ctx, b, m, MBTATables)
+}
+
+// PrintMBTASummary prints, per translator, corpus and direction, the funnel, the
+// overall MTS with the mean/median/std of the individual MTS, the MTS per operator,
+// the CA of the originals and the MTS-CA correlations.
+func PrintMBTASummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
+	if err != nil {
+		return err
+	}
+	type key struct{ tr, corpus, src, tgt string }
+	m := map[key]map[string]schemas.ScoreRow{}
+	for _, r := range rows {
+		if r.Subset != "all" {
+			continue
+		}
+		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
+		if m[k] == nil {
+			m[k] = map[string]schemas.ScoreRow{}
+		}
+		m[k][r.Metric] = r
+	}
+	keys := make([]key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
+	})
+	v := func(ms map[string]schemas.ScoreRow, name string) string {
+		r, ok := ms[name]
+		if !ok {
+			return "-"
+		}
+		if r.Value == math.Trunc(r.Value) && math.Abs(r.Value) < 1e15 {
+			return strconv.FormatInt(int64(r.Value), 10)
+		}
+		return strconv.FormatFloat(r.Value, 'f', 4, 64)
+	}
+	for _, k := range keys {
+		ms := m[k]
+		fmt.Fprintf(w, "%s %s %s->%s\n", k.tr, k.corpus, k.src, k.tgt)
+		fmt.Fprintf(w, "  mutants %s, anomalous %s, non-anomalous %s\n", v(ms, "mutants"), v(ms, "anomalous_mutants"), v(ms, "non_anomalous_mutants"))
+		fmt.Fprintf(w, "  funnel: non-anomalous %s, translation outputs %s, compilable %s, timeouts %s, exceptions %s, non-anomalous translations %s\n",
+			v(ms, "funnel_non_anomalous_mutants"), v(ms, "funnel_translation_outputs"), v(ms, "funnel_compilable"),
+			v(ms, "funnel_timeouts"), v(ms, "funnel_exceptions"), v(ms, "funnel_non_anomalous_translations"))
+		fmt.Fprintf(w, "  MTS overall %s, mean %s, median %s, std %s (problems %d); CA of originals %s\n",
+			v(ms, "mts_overall"), v(ms, "mts_mean"), v(ms, "mts_median"), v(ms, "mts_std"), ms["mts_mean"].N, v(ms, "ca_overall"))
+		var ops []string
+		for name := range ms {
+			if strings.HasPrefix(name, "mts_op_") {
+				ops = append(ops, name)
+			}
+		}
+		sort.Strings(ops)
+		var parts []string
+		for _, op := range ops {
+			parts = append(parts, fmt.Sprintf("%s=%s(n=%d)", strings.TrimPrefix(op, "mts_op_"), v(ms, op), ms[op].N))
+		}
+		fmt.Fprintf(w, "  MTS per operator: %s\n", strings.Join(parts, " "))
+		fmt.Fprintf(w, "  corr MTS-CA: spearman %s (p %s), pearson %s (p %s); mutants-MTS spearman %s (p %s); mutants-CA spearman %s (p %s)\n",
+			v(ms, "corr_spearman_mts_ca"), v(ms, "corr_spearman_mts_ca_p"), v(ms, "corr_pearson_mts_ca"), v(ms, "corr_pearson_mts_ca_p"),
+			v(ms, "corr_spearman_mutants_mts"), v(ms, "corr_spearman_mutants_mts_p"), v(ms, "corr_spearman_mutants_ca"), v(ms, "corr_spearman_mutants_ca_p"))
+	}
+	return nil
+}

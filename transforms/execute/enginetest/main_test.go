@@ -1,0 +1,155 @@
+package enginetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"transmute/io/corpus"
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/java"
+	_ "transmute/transforms/execute/python"
+	"transmute/transforms/sandbox"
+)
+
+// langs are the engines this package exercises.
+var langs = []string{schemas.Java, schemas.Python, schemas.Cpp}
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	// a secret the parent holds from the start; hostile candidates must not see it
+	os.Setenv(secretEnv, fmt.Sprintf("s3cr3t-%d-value", os.Getpid()))
+	os.Exit(m.Run())
+}
+
+// openEngine opens the engine for lang with a private work dir, closed at cleanup.
+func openEngine(tb testing.TB, lang string) execute.Engine {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "enginetest-"+lang+"-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	e, err := execute.Open(lang, execute.Options{WorkDir: dir})
+	if err != nil {
+		os.RemoveAll(dir)
+		tb.Fatalf("open %s engine: %v", lang, err)
+	}
+	tb.Cleanup(func() {
+		e.Close()
+		os.RemoveAll(dir)
+	})
+	return e
+}
+
+// moduleRoot walks up from the package dir to the directory holding go.mod.
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Skip("go.mod not found; cannot locate ../shared/corpora")
+		}
+		dir = parent
+	}
+}
+
+// corporaDir is ../shared/corpora next to the module root; it skips when absent.
+func corporaDir(tb testing.TB) string {
+	tb.Helper()
+	c := filepath.Join(moduleRoot(tb), "..", "shared", "corpora")
+	if _, err := os.Stat(filepath.Join(c, "transcoder-test")); err != nil {
+		tb.Skipf("shared corpora absent (%s): %v", c, err)
+	}
+	return c
+}
+
+var (
+	tcOnce sync.Once
+	tc     *corpus.Corpus
+	tcErr  error
+)
+
+// transcoder loads the shared TransCoder-test sample once.
+func transcoder(tb testing.TB) *corpus.Corpus {
+	tb.Helper()
+	dir := corporaDir(tb)
+	tcOnce.Do(func() {
+		tc, tcErr = corpus.Load(context.Background(), "transcoder:"+filepath.Join(dir, "transcoder-test"))
+	})
+	if tcErr != nil {
+		tb.Fatalf("load transcoder-test: %v", tcErr)
+	}
+	return tc
+}
+
+// runBatch runs b and checks that results come back one per candidate, in order.
+func runBatch(tb testing.TB, e execute.Engine, b execute.Batch) []execute.Result {
+	tb.Helper()
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		tb.Fatalf("%s %s: engine error: %v", b.Lang, b.ProblemID, err)
+	}
+	if len(res) != len(b.Candidates) {
+		tb.Fatalf("%s %s: %d results for %d candidates", b.Lang, b.ProblemID, len(res), len(b.Candidates))
+	}
+	for i, r := range res {
+		if r.CandidateID != b.Candidates[i].ID {
+			tb.Fatalf("%s %s: result %d is for %q, want %q", b.Lang, b.ProblemID, i, r.CandidateID, b.Candidates[i].ID)
+		}
+	}
+	return res
+}
+
+// sameResult compares two results of one candidate, ignoring timing and memory
+// fields; it returns a description of the first difference, or "".
+func sameResult(a, b execute.Result) string {
+	if a.Status != b.Status {
+		return fmt.Sprintf("status %s vs %s (%s | %s)", a.Status, b.Status, short(a.Detail), short(b.Detail))
+	}
+	if len(a.Tests) != len(b.Tests) {
+		return fmt.Sprintf("%d vs %d tests", len(a.Tests), len(b.Tests))
+	}
+	for i := range a.Tests {
+		x, y := a.Tests[i], b.Tests[i]
+		if x.Index != y.Index || x.Status != y.Status || x.Output != y.Output {
+			return fmt.Sprintf("test %d: %s %q (%s) vs %s %q (%s)", i, x.Status, short(x.Output), short(x.Error),
+				y.Status, short(y.Output), short(y.Error))
+		}
+	}
+	return ""
+}
+
+func short(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 120 {
+		return s[:120] + "..."
+	}
+	return s
+}
+
+// cpuNow is the process's and its reaped children's user+sys CPU time.
+func cpuNow() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration {
+		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
+	}
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
+}
