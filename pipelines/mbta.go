@@ -57,6 +57,28 @@ func init() {
 	beam.RegisterFunction(splitMBTAErrors)
 }
 
+// MBTA's default per-test limits. A mutant that loops forever costs its time limit on
+// every test it reaches (until MaxConsecutiveTimeouts), and muJava mutants of loop
+// conditions often do: the limits of the evaluate job (10 s CPU) would make such
+// mutants most of the run. The slowest gold test of the shared TransCoder-test sample
+// takes 0.43 s of CPU (Python), so 1 s of CPU and 3 s of wall time leave room for the
+// originals and their translations. --cpu-limit and --wall-limit override them.
+const (
+	MBTACPUTime  = time.Second
+	MBTAWallTime = 3 * time.Second
+)
+
+// MBTADefaults fills the per-test limits that are not set with MBTA's defaults.
+func MBTADefaults(c Config) Config {
+	if c.CPUTime == 0 {
+		c.CPUTime = MBTACPUTime
+	}
+	if c.WallTime == 0 {
+		c.WallTime = MBTAWallTime
+	}
+	return c
+}
+
 // BuildMBTA adds the mutation-based translation analysis pipeline (seed 000) to s:
 // read and merge corpora as BuildEvaluate does, run MBTA on each problem
 // (transforms/mbta) in a worker pool per shard, score each (translator, corpus,

@@ -76,7 +76,7 @@ func fidelity(ctx context.Context, out string) error {
 			a.agree++
 		} else {
 			a.causes[r.Cause]++
-			if r.Cause == "other" {
+			if r.Cause == "other" || r.Cause == "gold_exception" {
 				others = append(others, r)
 			}
 		}
@@ -86,21 +86,23 @@ func fidelity(ctx context.Context, out string) error {
 		pairs = append(pairs, k)
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].a+pairs[i].b < pairs[j].a+pairs[j].b })
-	fmt.Printf("%-14s %8s %6s %6s %8s %6s %7s %7s %6s %-24s %s\n", "pair", "problems", "tests", "agree", "overflow", "float", "modulo", "bounds", "other",
-		"agree w/o overflow+float", "w/o all language causes")
+	fmt.Printf("%-14s %8s %6s %6s %8s %6s %7s %7s %8s %6s  %-8s %-8s %s\n", "pair", "problems", "tests", "agree",
+		"overflow", "float", "modulo", "bounds", "gold_exc", "other", "agree(1)", "agree(2)", "agree(3)")
 	for _, k := range pairs {
 		a := m[k]
-		ov, fl, md, ob, ot := a.causes["integer_overflow"], a.causes["float_precision"], a.causes["signed_modulo"],
-			a.causes["out_of_bounds"], a.causes["other"]
+		ov, fl, md, ob, ge, ot := a.causes["integer_overflow"], a.causes["float_precision"], a.causes["signed_modulo"],
+			a.causes["out_of_bounds"], a.causes["gold_exception"], a.causes["other"]
 		rate := func(rest int) float64 {
 			if rest <= 0 {
 				return 1
 			}
 			return float64(a.agree) / float64(rest)
 		}
-		fmt.Printf("%-14s %8d %6d %6d %8d %6d %7d %7d %6d %-24.4f %.4f\n", k.a+"-"+k.b, len(a.problems), a.tests, a.agree, ov, fl, md, ob, ot,
-			rate(a.tests-ov-fl), rate(a.tests-ov-fl-md-ob))
+		fmt.Printf("%-14s %8d %6d %6d %8d %6d %7d %7d %8d %6d  %-8.4f %-8.4f %.4f\n", k.a+"-"+k.b, len(a.problems), a.tests, a.agree,
+			ov, fl, md, ob, ge, ot, rate(a.tests-ov-fl), rate(a.tests-ov-fl-md-ob), rate(a.tests-ov-fl-md-ob-ge))
 	}
+	fmt.Println("agree(1): tests agreeing, overflow and floating point set aside; (2): also the other" +
+		" language causes (signed modulo, out-of-bounds reads); (3): also tests where one gold raises an exception of its own code")
 	// Gold programs that did not run cleanly: problems lost to the harness.
 	lost := map[string]string{}
 	for _, e := range execs {
@@ -123,8 +125,40 @@ func fidelity(ctx context.Context, out string) error {
 		}
 		return others[i].TestIndex < others[j].TestIndex
 	})
-	fmt.Printf("\ndisagreements of cause other: %d\n", len(others))
+	for _, cause := range []string{"gold_exception", "other"} {
+		// One line per problem and pair (the count and the first test), then every test.
+		type group struct {
+			first schemas.FidelityRow
+			n     int
+		}
+		var order []string
+		groups := map[string]*group{}
+		total := 0
+		for _, r := range others {
+			if r.Cause != cause {
+				continue
+			}
+			total++
+			k := r.ProblemID + " " + r.LangA + "-" + r.LangB
+			if groups[k] == nil {
+				groups[k] = &group{first: r}
+				order = append(order, k)
+			}
+			groups[k].n++
+		}
+		fmt.Printf("\ndisagreements of cause %s: %d tests, %d problem-pairs\n", cause, total, len(order))
+		for _, k := range order {
+			g := groups[k]
+			r := g.first
+			fmt.Printf("  %s (%d tests) e.g. #%d: %s=%s (%s) vs %s=%s (%s)\n", k, g.n, r.TestIndex,
+				r.LangA, clip(r.ValueA), r.StatusA, r.LangB, clip(r.ValueB), r.StatusB)
+		}
+	}
+	fmt.Printf("\nevery disagreement of cause other, test by test:\n")
 	for _, r := range others {
+		if r.Cause != "other" {
+			continue
+		}
 		fmt.Printf("  %s #%d %s-%s: %s=%s (%s) vs %s=%s (%s)\n", r.ProblemID, r.TestIndex, r.LangA, r.LangB,
 			r.LangA, clip(r.ValueA), r.StatusA, r.LangB, clip(r.ValueB), r.StatusB)
 	}

@@ -128,6 +128,29 @@ func boundsError(t execute.TestResult) bool {
 	return false
 }
 
+// CauseGoldException marks a test on which one language's gold raises an exception
+// that its own code causes, where the other language's gold returns a value: the
+// corpus's port of the function differs (Python 3's / used as an index, int() of a
+// non-digit the Java code subtracts '0' from, a misspelt name, unboxing a missing
+// map entry in Java). The harness called both golds on the same inputs; the
+// exception is the gold's.
+const CauseGoldException = "gold_exception"
+
+var portErrors = []string{"NameError", "UnboundLocalError", "TypeError", "ValueError", "AttributeError",
+	"KeyError", "NullPointerException", "NumberFormatException"}
+
+func portError(t execute.TestResult) bool {
+	if t.Status != schemas.StatusRuntimeError {
+		return false
+	}
+	for _, e := range portErrors {
+		if strings.HasPrefix(t.Error, e) || strings.Contains(t.Error, "."+e) {
+			return true
+		}
+	}
+	return false
+}
+
 // Classify names the cause of one disagreement:
 //   - integer_overflow: the declared result is integral and one value lies outside the
 //     32-bit (int) or 64-bit (long) range, or wrapping one value to the declared width
@@ -138,9 +161,14 @@ func boundsError(t execute.TestResult) bool {
 //     function that uses floating point);
 //   - out_of_bounds: one side raised an index error, the other (C++, or Python
 //     with a negative index) returned or crashed;
+//   - gold_exception: one gold raises an exception of its own program (see
+//     portError) where the other returns a value;
 //   - other: anything else (a signed-modulo difference is established afterwards
 //     by a counterfactual run, see CDivModPython).
 func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, ta, tb execute.TestResult) string {
+	if (portError(ta) && tb.Status == schemas.StatusOK) || (portError(tb) && ta.Status == schemas.StatusOK) {
+		return CauseGoldException
+	}
 	if (boundsError(ta) && (tb.Status == schemas.StatusOK || b.Lang == schemas.Cpp)) ||
 		(boundsError(tb) && (ta.Status == schemas.StatusOK || a.Lang == schemas.Cpp)) {
 		return CauseOutOfBounds

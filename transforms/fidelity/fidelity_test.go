@@ -109,3 +109,32 @@ func TestBoundsBothRaisedAndBroken(t *testing.T) {
 		t.Error("a gold that returns on some tests is not broken")
 	}
 }
+
+func TestGoldException(t *testing.T) {
+	p := schemas.Problem{ID: "P", Returns: "int", Params: []schemas.Param{{Name: "s", Type: "String"}},
+		Tests: []schemas.Test{{Index: 0, Args: `["D1"]`}, {Index: 1, Args: `["12"]`}, {Index: 2, Args: `["7"]`}}}
+	golds := []Gold{
+		gold("java", "10", "1", "!java.lang.NullPointerException: Cannot invoke \"java.lang.Integer.intValue()\""),
+		gold("python", "!ValueError: invalid literal for int() with base 10: 'D'", "1", "7"),
+		gold("cpp", "10", "1", "!ZeroDivisionError"),
+	}
+	rows, dep := Compare("r", p, golds, values.DefaultTolerance)
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.LangA+"-"+r.LangB+"#"+string(rune('0'+r.TestIndex))] = r.Cause
+	}
+	want := map[string]string{
+		"java-python#0": CauseGoldException, "python-cpp#0": CauseGoldException, "java-cpp#0": "",
+		"java-python#2": CauseGoldException, // Java's NullPointerException against Python's 7
+		"java-cpp#2":    "",                 // both raise: they agree
+		"python-cpp#2":  CauseOther,         // not in the list of port errors: stays other
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: cause %q, want %q", k, got[k], v)
+		}
+	}
+	if dep[0] != CauseGoldException {
+		t.Errorf("test 0 should be marked (gold_exception), got %v", dep)
+	}
+}
