@@ -58,11 +58,12 @@ func init() {
 }
 
 // MBTA's default per-test limits. A mutant that loops forever costs its time limit on
-// every test it reaches (until MaxConsecutiveTimeouts), and muJava mutants of loop
-// conditions often do: the limits of the evaluate job (10 s CPU) would make such
-// mutants most of the run. The slowest gold test of the shared TransCoder-test sample
-// takes 0.43 s of CPU (Python), so 1 s of CPU and 3 s of wall time leave room for the
-// originals and their translations. --cpu-limit and --wall-limit override them.
+// the tests it loops on (Java and Python then mark its other tests timeouts, Java
+// after a worker restart; C++ stops after cpp.MaxConsecutiveTimeouts), and muJava mutants of loop conditions often do: the
+// limits of the evaluate job (10 s CPU) would make such mutants most of the run.
+// The slowest gold test of the shared TransCoder-test sample takes 0.43 s of CPU
+// (Python), so 1 s of CPU and 3 s of wall time leave room for the originals and
+// their translations. --cpu-limit and --wall-limit override them.
 const (
 	MBTACPUTime  = time.Second
 	MBTAWallTime = 3 * time.Second
