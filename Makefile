@@ -5,7 +5,7 @@ BIN     := bin/launch
 SHARED  ?= ../shared/corpora
 TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 
-.PHONY: all deps build run test test-short bench eval-shared clean vet mbta mbta-shared
+.PHONY: all deps build run test test-short bench eval-shared clean vet mbta mbta-shared efficiency-shared
 
 all: build
 
@@ -39,7 +39,7 @@ eval-shared: build
 # Benchmarks print BENCH lines comparing against the naive way in the same run.
 bench: deps
 	@mkdir -p out
-	$(GO) test -run '^$$' -bench . -benchtime 1x -count=1 ./... | tee out/bench.txt | grep -E '^(BENCH|Benchmark|ok|FAIL)'
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count=1 -timeout 60m ./... | tee out/bench.txt | grep -E '^(BENCH|Benchmark|ok|FAIL)'
 
 vet:
 	$(GO) vet ./...
@@ -60,3 +60,16 @@ mbta-shared: build
 mbta: build
 	$(BIN) --job mbta --corpus jsonl:data/problems.jsonl --translator builtin: --translator identity: \
 	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/mbta-run --run mbta $(MBTA_FLAGS)
+
+# Efficiency (seed 002, TRACE): the four recorded models of ../shared/corpora on the
+# TRACE tasks of all six directions; profiles, Beyond scores and a Table-15-style summary
+# under out/efficiency/ (also: go run ./cmd/report efficiency out/efficiency).
+# EFF_LIMIT tasks per direction (0 = every task with a stress suite; see docs/EFFICIENCY.md
+# for the run times of both); EFF_FLAGS adds e.g. --profile-time-limit 180s.
+EFF_LIMIT ?= 0
+EFF_FLAGS ?=
+efficiency-shared: build
+	@test -d $(SHARED) || { echo "efficiency-shared needs $(SHARED)"; exit 1; }
+	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
+	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
+	  --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt

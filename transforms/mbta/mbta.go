@@ -229,6 +229,24 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		}
 	}
 
+	// Programs are run once per distinct text: a translation identical to a program of
+	// the source side of its language (the identity translator's, or a translator that
+	// returned its input) takes that program's result. Besides saving the run, this
+	// keeps a program with undefined behaviour (C++ reading uninitialized or
+	// out-of-bounds memory) from disagreeing with itself between two builds.
+	srcProg := map[string]map[string]string{} // lang -> program text -> program id
+	for lang, side := range sides {
+		m := map[string]string{programKey(side.fn.Imports, side.fn.Code, side.fn.Name): SourceID(lang)}
+		for _, mu := range side.mutants {
+			if id := side.progOf[mu.ID]; id != "" {
+				if _, ok := m[programKey(side.fn.Imports, mu.Code, side.fn.Name)]; !ok {
+					m[programKey(side.fn.Imports, mu.Code, side.fn.Name)] = id
+				}
+			}
+		}
+		srcProg[lang] = m
+	}
+
 	// 2. Translate the original and every non-anomalous mutant, once per distinct
 	// (translator, source text, direction).
 	cache := map[string]*trans{}
@@ -297,9 +315,20 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	for _, lang := range sortedKeys(tgtLangs) {
 		b := m.batch(p, lang)
 		for _, x := range distinct {
-			if x.tgt == lang && x.tr.Status == schemas.TranslationOK {
-				b.Candidates = append(b.Candidates, execute.Candidate{ID: x.prog, Code: x.tr.Code, Imports: x.tr.Imports, Entry: x.tr.Entry})
+			if x.tgt != lang || x.tr.Status != schemas.TranslationOK {
+				continue
 			}
+			if id, ok := srcProg[lang][programKey(x.tr.Imports, x.tr.Code, x.tr.Entry)]; ok {
+				if r, ran := sides[lang].results[id]; ran {
+					r.CandidateID = x.prog
+					tgtResults[x.prog] = r
+					continue
+				}
+			}
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: x.prog, Code: x.tr.Code, Imports: x.tr.Imports, Entry: x.tr.Entry})
+		}
+		if len(b.Candidates) == 0 {
+			continue
 		}
 		for id, r := range m.run(ctx, p, b, &out, errRow) {
 			tgtResults[id] = r
@@ -505,4 +534,9 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// programKey identifies a program by its text: what the engines compile and call.
+func programKey(imports, code, entry string) string {
+	return imports + "\x00" + code + "\x00" + entry
 }

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/cpp"
 	"transmute/transforms/mutate"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
@@ -22,20 +24,22 @@ import (
 
 const (
 	benchMinVariants = 200
-	benchNaiveSample = 20
+	// benchNaiveMin is the fewest variants the naive way runs; benchNaiveTarget the
+	// size the sample aims at. The sample is whole problems (batches as they are), so
+	// the engine's CPU on exactly that sample is measured too and the ratio compares
+	// the same work.
+	benchNaiveMin    = 30
+	benchNaiveTarget = 40
 	// benchMutantsPerProblem caps the mutants per problem so the 200 variants
 	// come from several problems.
 	benchMutantsPerProblem = 24
 )
 
-// benchLimits bound each test: mutants that loop forever cost the same in both
-// ways (the naive run is killed at naiveRunTimeout).
+// benchLimits bound each test, in the engines and in the naive programs alike (the
+// naive programs enforce them per test themselves: see naiveRun).
 var benchLimits = sandbox.Limits{CPUTime: 500 * time.Millisecond, WallTime: time.Second, MemoryBytes: 512 << 20}
 
-const (
-	naiveCompileTimeout = 30 * time.Second
-	naiveRunTimeout     = 5 * time.Second
-)
+const naiveCompileTimeout = 30 * time.Second
 
 // variant is one function of one problem to run.
 type variant struct {
@@ -72,108 +76,179 @@ func benchVariants(b *testing.B, lang string) [][]variant {
 	return nil
 }
 
-func benchEngine(b *testing.B, lang string) {
-	groups := benchVariants(b, lang)
-	var all []variant
-	for _, g := range groups {
-		all = append(all, g...)
+// engineRun is what one engine run over some batches cost.
+type engineRun struct {
+	variants                      int
+	cpu, wall, inFunc             time.Duration
+	compileErrs, timedOut, tests  int
+	timeouts, okVariants, batches int
+}
+
+// runEngine opens a fresh engine (its start-up is part of the cost), runs one batch
+// per group, closes it (reaping its workers, so their CPU time is counted) and
+// returns the CPU (this process and its reaped children, user+sys) and wall time.
+// goldFirst checks that each group's first variant, the gold function, passes.
+func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool) engineRun {
+	dir, err := os.MkdirTemp("", "enginebench-")
+	if err != nil {
+		b.Fatal(err)
 	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
 	ctx := context.Background()
-	var cpu, wall, inFunc time.Duration
-	var timeouts, timedOut, compileErrs int
+	var r engineRun
+	c0, w0 := cpuNow(), time.Now()
+	e, err := execute.Open(lang, execute.Options{WorkDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range groups {
+		p := g[0].prob
+		batch := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: benchLimits}
+		for _, v := range g {
+			batch.Candidates = append(batch.Candidates, v.cand)
+		}
+		res, err := e.Run(ctx, batch)
+		if err != nil {
+			b.Fatalf("%s: %v", p.ID, err)
+		}
+		if len(res) != len(g) {
+			b.Fatalf("%s: %d results for %d candidates", p.ID, len(res), len(g))
+		}
+		if goldFirst && res[0].Status != schemas.StatusOK {
+			b.Fatalf("gold %s: %s %s", p.ID, res[0].Status, res[0].Detail)
+		}
+		r.batches++
+		r.variants += len(g)
+		for _, x := range res {
+			switch x.Status {
+			case schemas.StatusCompileError:
+				r.compileErrs++
+			case schemas.StatusTimeout:
+				r.timedOut++
+			case schemas.StatusOK:
+				r.okVariants++
+			}
+			for _, tr := range x.Tests {
+				r.tests++
+				if tr.Status == schemas.StatusTimeout {
+					r.timeouts++
+				}
+				if tr.Status == schemas.StatusInfraError {
+					b.Fatalf("%s test %d: infra_error %s", x.CandidateID, tr.Index, tr.Error)
+				}
+				r.inFunc += tr.CPUTime
+			}
+		}
+	}
+	e.Close()
+	r.cpu, r.wall = cpuNow()-c0, time.Since(w0)
+	return r
+}
+
+func (r engineRun) perVariant(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000 / float64(r.variants)
+}
+
+// naiveSample picks whole problems deterministically (every s-th group among those a
+// plain literal harness can call: no 2-D array parameters), with s the largest stride
+// that still gives at least benchNaiveMin variants.
+func naiveSample(b *testing.B, groups [][]variant) [][]variant {
+	var eligible [][]variant
+	total := 0
+	for _, g := range groups {
+		if !has2D(g[0].prob) {
+			eligible = append(eligible, g)
+			total += len(g)
+		}
+	}
+	stride := total / benchNaiveTarget
+	if stride > len(eligible) {
+		stride = len(eligible)
+	}
+	for s := max(stride, 1); s >= 1; s-- {
+		var out [][]variant
+		n := 0
+		for i := 0; i < len(eligible); i += s {
+			out = append(out, eligible[i])
+			n += len(eligible[i])
+		}
+		if n >= benchNaiveMin {
+			return out
+		}
+	}
+	b.Fatalf("only %d variants usable for the naive harness (want %d)", total, benchNaiveMin)
+	return nil
+}
+
+// benchCompare runs every group through a fresh engine (the variant count, CPU and
+// wall per variant and overhead ratio are of this run); then, on a deterministic
+// sample of whole problems, a fresh engine again and the naive way, one process (and
+// one compile) per variant. speedup_cpu is naive CPU over engine CPU on that same
+// sample; the engine's start-up is amortised over fewer variants there, so the
+// sample's figure is the conservative one.
+func benchCompare(b *testing.B, name, lang string, groups [][]variant, goldFirst bool) {
+	var full, samp engineRun
+	var naive time.Duration
+	var sample [][]variant
+	var nNaive, nOK int
 	for it := 0; it < b.N; it++ {
-		dir, err := os.MkdirTemp("", "enginebench-")
+		full = runEngine(b, lang, groups, goldFirst)
+		sample = naiveSample(b, groups)
+		samp = runEngine(b, lang, sample, goldFirst)
+		dir, err := os.MkdirTemp("", "naivebench-")
 		if err != nil {
 			b.Fatal(err)
 		}
-		os.Chmod(dir, 0o755)
-		c0, w0 := cpuNow(), time.Now()
-		// the engine's start-up (a JVM, a fork server, a header) is part of the cost
-		e, err := execute.Open(lang, execute.Options{WorkDir: dir})
-		if err != nil {
-			b.Fatal(err)
-		}
-		inFunc, timeouts, timedOut, compileErrs = 0, 0, 0, 0
-		for _, g := range groups {
-			p := g[0].prob
-			batch := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: benchLimits}
+		nNaive, nOK = 0, 0
+		c0 := cpuNow()
+		for _, g := range sample {
 			for _, v := range g {
-				batch.Candidates = append(batch.Candidates, v.cand)
-			}
-			res, err := e.Run(ctx, batch)
-			if err != nil {
-				b.Fatalf("%s: %v", p.ID, err)
-			}
-			if res[0].Status != schemas.StatusOK {
-				b.Fatalf("gold %s: %s %s", p.ID, res[0].Status, res[0].Detail)
-			}
-			for _, r := range res {
-				if r.Status == schemas.StatusCompileError {
-					compileErrs++
+				if naiveRun(b, lang, filepath.Join(dir, fmt.Sprint(nNaive)), v) {
+					nOK++
 				}
-				if r.Status == schemas.StatusTimeout {
-					timedOut++
-				}
-				for _, tr := range r.Tests {
-					if tr.Status == schemas.StatusTimeout {
-						timeouts++
-					}
-					if tr.Status == schemas.StatusInfraError {
-						b.Fatalf("%s test %d: infra_error %s", r.CandidateID, tr.Index, tr.Error)
-					}
-					inFunc += tr.CPUTime
-				}
+				nNaive++
 			}
 		}
-		e.Close() // reaps the workers, so their CPU time is counted
-		cpu, wall = cpuNow()-c0, time.Since(w0)
+		naive = cpuNow() - c0
 		os.RemoveAll(dir)
 	}
-	// the naive way on a deterministic sample (variants without 2-D array parameters,
-	// which a plain literal harness cannot pass portably)
-	var eligible []variant
-	for _, v := range all {
-		if !has2D(v.prob) {
-			eligible = append(eligible, v)
-		}
-	}
-	if len(eligible) < benchNaiveSample {
-		b.Fatalf("only %d variants usable for the naive harness", len(eligible))
-	}
-	dir := b.TempDir()
-	nOK := 0
-	c0 := cpuNow()
-	for k := 0; k < benchNaiveSample; k++ {
-		v := eligible[k*len(eligible)/benchNaiveSample]
-		if naiveRun(b, lang, filepath.Join(dir, fmt.Sprint(k)), v) {
-			nOK++
-		}
-	}
-	naive := cpuNow() - c0
 	if nOK == 0 {
 		b.Fatalf("no naive run compiled and ran")
 	}
-	n := float64(len(all))
-	x := float64(cpu.Microseconds()) / 1000 / n
-	y := float64(naive.Microseconds()) / 1000 / benchNaiveSample
-	w := float64(wall.Microseconds()) / 1000 / n
+	x := full.perVariant(full.cpu)
+	w := full.perVariant(full.wall)
+	xs := samp.perVariant(samp.cpu)
+	y := float64(naive.Microseconds()) / 1000 / float64(nNaive)
 	ratio := math.Inf(1)
-	if inFunc > 0 {
-		ratio = float64(cpu) / float64(inFunc)
+	if full.inFunc > 0 {
+		ratio = float64(full.cpu) / float64(full.inFunc)
 	}
 	b.ReportMetric(x, "cpu-ms/variant")
-	b.ReportMetric(y/x, "speedup-cpu")
-	fmt.Printf("BENCH engine_%s variants=%d cpu_ms_per_variant=%.2f naive_cpu_ms_per_variant=%.2f speedup_cpu=%.1f wall_ms_per_variant=%.2f overhead_ratio=%.1f\n",
-		lang, len(all), x, y, y/x, w, ratio)
-	// mutants that loop forever dominate the CPU (each burns up to the limit)
-	fmt.Fprintf(os.Stderr, "engine_%s: %d problems; %d variants did not compile; %d variants (%d tests) timed out (limit %v CPU per test); "+
-		"%d of %d naive runs compiled and ran\n",
-		lang, len(groups), compileErrs, timedOut, timeouts, benchLimits.CPUTime, nOK, benchNaiveSample)
+	b.ReportMetric(y/xs, "speedup-cpu")
+	fmt.Printf("BENCH %s variants=%d cpu_ms_per_variant=%.2f naive_cpu_ms_per_variant=%.2f speedup_cpu=%.1f wall_ms_per_variant=%.2f overhead_ratio=%.1f "+
+		"sample_variants=%d sample_cpu_ms_per_variant=%.2f\n",
+		name, full.variants, x, y, y/xs, w, ratio, samp.variants, xs)
+	fmt.Fprintf(os.Stderr, "%s: all %d variants (%d problems): %d ok, %d did not compile, %d stopped by a timeout (%d of %d tests timed out; limit %v CPU / %v wall per test); "+
+		"CPU %.2fs, CPU inside the functions %.3fs, wall %.2fs\n",
+		name, full.variants, full.batches, full.okVariants, full.compileErrs, full.timedOut, full.timeouts, full.tests,
+		benchLimits.CPUTime, benchLimits.WallTime, full.cpu.Seconds(), full.inFunc.Seconds(), full.wall.Seconds())
+	fmt.Fprintf(os.Stderr, "%s: sample of %d variants (%d problems): engine %d ok, %d did not compile, CPU %.2fs; naive %d of %d compiled and ran to the end, CPU %.2fs\n",
+		name, samp.variants, samp.batches, samp.okVariants, samp.compileErrs, samp.cpu.Seconds(), nOK, nNaive, naive.Seconds())
 }
 
-func BenchmarkEngineJava(b *testing.B)   { benchEngine(b, schemas.Java) }
-func BenchmarkEnginePython(b *testing.B) { benchEngine(b, schemas.Python) }
-func BenchmarkEngineCpp(b *testing.B)    { benchEngine(b, schemas.Cpp) }
+// BenchmarkEngine{Java,Python,Cpp} run the gold function plus muJava-style mutants
+// per problem. Mutants that loop forever burn the per-test limit in both ways and
+// dominate the CPU.
+func BenchmarkEngineJava(b *testing.B) {
+	benchCompare(b, "engine_java", schemas.Java, benchVariants(b, schemas.Java), true)
+}
+func BenchmarkEnginePython(b *testing.B) {
+	benchCompare(b, "engine_python", schemas.Python, benchVariants(b, schemas.Python), true)
+}
+func BenchmarkEngineCpp(b *testing.B) {
+	benchCompare(b, "engine_cpp", schemas.Cpp, benchVariants(b, schemas.Cpp), true)
+}
 
 func has2D(p *schemas.Problem) bool {
 	for _, prm := range p.Params {
@@ -185,8 +260,10 @@ func has2D(p *schemas.Problem) bool {
 }
 
 // naiveRun compiles (where needed) and runs one variant the plain way, one process
-// per variant, calling it on every test of its problem; it tells whether the program
-// ran to the end.
+// per variant (javac then java; a fresh python3; g++ with the engine's flags, no
+// precompiled header), calling it on every test of its problem under the same
+// per-test CPU and wall limits as the engines (each program arms them around each
+// call itself); it tells whether the program ran to the end.
 func naiveRun(b *testing.B, lang, dir string, v variant) bool {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
@@ -207,27 +284,61 @@ func naiveRun(b *testing.B, lang, dir string, v variant) bool {
 		argRows = append(argRows, row)
 	}
 	entry := v.cand.Entry
+	if entry == "" { // as the engines do: the last top-level function
+		if lang == schemas.Cpp {
+			entry = cpp.LastFunction(v.cand.Imports + "\n" + v.cand.Code)
+		} else if name, _, err := corpus.DescribeFunction(lang, v.cand.Code, ""); err == nil {
+			entry = name
+		}
+		if entry == "" {
+			return false
+		}
+	}
+	cpuLim, wallLim := benchLimits.CPUTime, benchLimits.WallTime
+	// the whole program's deadline: every test at its wall limit, plus start-up
+	runTimeout := time.Duration(len(argRows))*wallLim + 10*time.Second
 	switch lang {
 	case schemas.Python:
 		js, _ := json.Marshal(argRows)
-		src := v.cand.Imports + "\nimport json\n" + v.cand.Code + "\n\nfor a in json.loads(" + strconv.Quote(string(js)) + "):\n" +
-			"    try:\n        print(json.dumps(" + entry + "(*a)))\n    except Exception as e:\n        print('exception', type(e).__name__)\n"
+		src := "import json as _json, signal as _signal\n" + v.cand.Imports + "\n" + v.cand.Code + "\n\n" +
+			"class _Limit(BaseException):\n    pass\n" +
+			"def _over(sig, frame):\n    raise _Limit()\n" +
+			"_signal.signal(_signal.SIGPROF, _over)\n_signal.signal(_signal.SIGALRM, _over)\n" +
+			"def _arm(cpu, wall):\n    _signal.setitimer(_signal.ITIMER_REAL, wall)\n    _signal.setitimer(_signal.ITIMER_PROF, cpu)\n" +
+			"for _a in _json.loads(" + strconv.Quote(string(js)) + "):\n" +
+			fmt.Sprintf("    _arm(%g, %g)\n", cpuLim.Seconds(), wallLim.Seconds()) +
+			"    try:\n        _r = " + entry + "(*_a)\n        _arm(0, 0)\n        print(_json.dumps(_r))\n" +
+			"    except _Limit:\n        print('timeout')\n        break\n" + // the engine stops a candidate at its first timeout
+			"    except BaseException as _e:\n        _arm(0, 0)\n        print('exception', type(_e).__name__)\n"
 		f := filepath.Join(dir, "main.py")
 		os.WriteFile(f, []byte(src), 0o644)
-		return naiveExec(naiveRunTimeout, "/usr/bin/python3", "-S", f)
+		return naiveExec(runTimeout, "/usr/bin/python3", "-S", f)
 	case schemas.Java:
 		var s strings.Builder
-		s.WriteString(v.cand.Imports + "\nimport java.util.*;\npublic class Main {\n" + v.cand.Code + "\npublic static void main(String[] args) {\n")
+		s.WriteString(v.cand.Imports + "\nimport java.util.*;\npublic class Main {\n" + v.cand.Code + "\n")
+		// a watchdog halts the JVM when a call overruns its CPU or wall limit
+		fmt.Fprintf(&s, `static volatile boolean naiveIn; static volatile long naiveCpu0, naiveWall0;
+static final java.lang.management.ThreadMXBean naiveMX = java.lang.management.ManagementFactory.getThreadMXBean();
+static void naiveArm() { naiveCpu0 = naiveMX.getCurrentThreadCpuTime(); naiveWall0 = System.nanoTime(); naiveIn = true; }
+public static void main(String[] args) {
+  final long mainId = Thread.currentThread().getId();
+  Thread dog = new Thread(() -> { for (;;) {
+    try { Thread.sleep(5); } catch (InterruptedException e) { return; }
+    if (naiveIn && (naiveMX.getThreadCpuTime(mainId) - naiveCpu0 > %dL || System.nanoTime() - naiveWall0 > %dL)) { System.out.flush(); Runtime.getRuntime().halt(124); }
+  } });
+  dog.setDaemon(true); dog.start();
+  Main m = new Main();
+`, cpuLim.Nanoseconds(), wallLim.Nanoseconds())
 		for _, row := range argRows {
 			var as []string
 			for i, a := range row {
 				as = append(as, javaLit(types[i], a))
 			}
-			call := entry + "(" + strings.Join(as, ", ") + ")"
+			call := "m." + entry + "(" + strings.Join(as, ", ") + ")"
 			if ret.Base == values.Void {
-				fmt.Fprintf(&s, "  try { %s; System.out.println(\"done\"); } catch (Throwable e) { System.out.println(\"exception \" + e); }\n", call)
+				fmt.Fprintf(&s, "  try { naiveArm(); %s; naiveIn = false; System.out.println(\"done\"); } catch (Throwable e) { naiveIn = false; System.out.println(\"exception \" + e); }\n", call)
 			} else {
-				fmt.Fprintf(&s, "  try { System.out.println(Arrays.deepToString(new Object[]{%s})); } catch (Throwable e) { System.out.println(\"exception \" + e); }\n", call)
+				fmt.Fprintf(&s, "  try { naiveArm(); Object r = %s; naiveIn = false; System.out.println(Arrays.deepToString(new Object[]{r})); } catch (Throwable e) { naiveIn = false; System.out.println(\"exception \" + e); }\n", call)
 			}
 		}
 		s.WriteString("}\n}\n")
@@ -235,42 +346,67 @@ func naiveRun(b *testing.B, lang, dir string, v variant) bool {
 		if !naiveExec(naiveCompileTimeout, "javac", "-d", dir, filepath.Join(dir, "Main.java")) {
 			return false
 		}
-		return naiveExec(naiveRunTimeout, "java", "-cp", dir, "Main")
+		return naiveExec(runTimeout, "java", "-cp", dir, "Main")
 	default:
 		var s strings.Builder
-		s.WriteString("#include <bits/stdc++.h>\nusing namespace std;\n" + v.cand.Imports + "\n" + v.cand.Code + "\nint main() {\n")
+		// NaiveArr passes an array argument as whatever the function takes: a pointer,
+		// a vector (by reference or by value, of a convertible type) or a string
+		s.WriteString(`#include <bits/stdc++.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+using namespace std;
+template <class T> struct NaiveArr {
+  vector<T> v;
+  NaiveArr() {}
+  NaiveArr(initializer_list<T> l) : v(l) {}
+  operator T*() { return v.data(); }
+  operator vector<T>&() { return v; }
+  template <class U> operator vector<U>() const { return vector<U>(v.begin(), v.end()); }
+  operator string() const { return string(v.begin(), v.end()); }
+};
+`)
+		s.WriteString(v.cand.Imports + "\n" + v.cand.Code + "\n")
+		fmt.Fprintf(&s, `static void naive_over(int) { _exit(124); }
+static void naive_arm(bool on) {
+  itimerval c{}, w{};
+  if (on) { c.it_value.tv_sec = %d; c.it_value.tv_usec = %d; w.it_value.tv_sec = %d; w.it_value.tv_usec = %d; }
+  setitimer(ITIMER_PROF, &c, nullptr); setitimer(ITIMER_REAL, &w, nullptr);
+}
+int main() {
+  signal(SIGPROF, naive_over); signal(SIGALRM, naive_over);
+`, cpuLim.Microseconds()/1e6, cpuLim.Microseconds()%1e6, wallLim.Microseconds()/1e6, wallLim.Microseconds()%1e6)
 		for _, row := range argRows {
 			s.WriteString("  {\n")
 			var as []string
 			for i, a := range row {
-				if types[i].Dims == 1 {
-					elem := cppType(types[i].Base)
-					list := cppList(types[i], a)
-					if list == "" {
-						fmt.Fprintf(&s, "    %s a%d[1] = {};\n", elem, i)
-					} else {
-						fmt.Fprintf(&s, "    %s a%d[] = {%s};\n", elem, i, list)
-					}
+				switch {
+				case types[i].Dims == 1:
+					fmt.Fprintf(&s, "    NaiveArr<%s> a%d = {%s};\n", cppType(types[i].Base), i, cppList(types[i], a))
 					as = append(as, fmt.Sprintf("a%d", i))
-					continue
+				case types[i].Base == values.String:
+					fmt.Fprintf(&s, "    string a%d = %s;\n", i, cppLit(types[i].Base, a))
+					as = append(as, fmt.Sprintf("a%d", i))
+				default:
+					as = append(as, cppLit(types[i].Base, a))
 				}
-				as = append(as, cppLit(types[i].Base, a))
 			}
 			call := entry + "(" + strings.Join(as, ", ") + ")"
 			if ret.Base == values.Void || ret.Dims > 0 {
-				fmt.Fprintf(&s, "    try { (void)%s; cout << \"done\\n\"; } catch (...) { cout << \"exception\\n\"; }\n", call)
+				fmt.Fprintf(&s, "    try { naive_arm(true); (void)%s; naive_arm(false); cout << \"done\\n\"; } catch (...) { naive_arm(false); cout << \"exception\\n\"; }\n", call)
 			} else {
-				fmt.Fprintf(&s, "    try { cout << %s << \"\\n\"; } catch (...) { cout << \"exception\\n\"; }\n", call)
+				fmt.Fprintf(&s, "    try { naive_arm(true); auto r = %s; naive_arm(false); cout << r << \"\\n\"; } catch (...) { naive_arm(false); cout << \"exception\\n\"; }\n", call)
 			}
 			s.WriteString("  }\n")
 		}
 		s.WriteString("}\n")
 		os.WriteFile(filepath.Join(dir, "main.cpp"), []byte(s.String()), 0o644)
 		exe := filepath.Join(dir, "main")
-		if !naiveExec(naiveCompileTimeout, "g++", "-O2", "-std=c++17", "-o", exe, filepath.Join(dir, "main.cpp")) {
+		args := append(append([]string{}, cpp.Flags...), "-o", exe, filepath.Join(dir, "main.cpp"))
+		if !naiveExec(naiveCompileTimeout, "g++", args...) {
 			return false
 		}
-		return naiveExec(naiveRunTimeout, exe)
+		return naiveExec(runTimeout, exe)
 	}
 }
 
