@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,36 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
+// Flags of --job efficiency (seed 002, TRACE); --limit is its number of tasks per direction.
+var (
+	effRepetitions = flag.Int("repetitions", 0, "efficiency: measured runs per profile (default 5)")
+	effTimeLimit   = flag.Duration("profile-time-limit", 0, "efficiency: CPU limit of one whole-stress-suite run (default 60s; TRACE 180s)")
+	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
+	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
+	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
+)
+
+// efficiencyOptions reads the --job efficiency flags.
+func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
+	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
+		MemoryBytes: *effMemoryMB << 20}
+	for _, c := range strings.Split(*effCPUs, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			n, err := strconv.Atoi(c)
+			if err != nil {
+				fatal(fmt.Errorf("--profile-cpus: %w", err))
+			}
+			o.CPUs = append(o.CPUs, n)
+		}
+	}
+	for _, r := range strings.Split(*effReference, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			o.Reference = append(o.Reference, r)
+		}
+	}
+	return o
+}
+
 func main() {
 	sandbox.Init() // a sandboxed child re-executes this binary: set it up and exec
 
@@ -58,7 +89,7 @@ func main() {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate) or mbta (mutation-based translation analysis)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis) or efficiency (TRACE Beyond; --limit is then tasks per direction)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -127,12 +158,15 @@ func main() {
 		fatal(err)
 	}
 	defer bucket.Close()
-	if *job != "evaluate" && *job != "mbta" {
-		fatal(fmt.Errorf("unknown --job %q (want evaluate or mbta)", *job))
+	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
+		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job))
 	}
 	tables := pipelines.Tables
 	if *job == "mbta" {
 		tables = pipelines.MBTATables
+	}
+	if *job == "efficiency" {
+		tables = pipelines.EfficiencyTables
 	}
 	for _, t := range tables {
 		if err := sink.Clear(ctx, bucket, t); err != nil {
@@ -151,6 +185,8 @@ func main() {
 			}
 		}
 		pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed})
+	} else if *job == "efficiency" {
+		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
 	} else {
 		pipelines.BuildEvaluate(s, c)
 	}
@@ -168,6 +204,22 @@ func main() {
 			fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
 				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
 			if err := pipelines.PrintMBTASummary(ctx, os.Stdout, bucket); err != nil {
+				fatal(err)
+			}
+		}
+		return
+	}
+	if *job == "efficiency" {
+		if err := pipelines.FinishEfficiency(ctx, bucket, m); err != nil {
+			fatal(fmt.Errorf("manifest: %w", err))
+		}
+		if !*quiet {
+			fmt.Printf("run %s (efficiency): %d profiles, %d score rows, %d error rows in %.0fs; tables under %s\n",
+				c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
+			if err := pipelines.PrintEfficiencySummary(ctx, os.Stdout, bucket); err != nil {
+				fatal(err)
+			}
+			if err := pipelines.PrintEfficiencyRunCPU(ctx, os.Stdout, bucket); err != nil {
 				fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@
 //	report fidelity OUT   harness fidelity per language pair, and every disagreement
 //	                      not explained by integer overflow or floating point
 //	report scores OUT     CA and pass rate per translator, corpus and direction
+//	report efficiency OUT Pass and Beyond per model and direction (seed 002 Table 15)
 package main
 
 import (
@@ -33,6 +34,8 @@ func main() {
 		err = fidelity(ctx, os.Args[2])
 	case "scores":
 		err = pipelines.PrintSummary(ctx, os.Stdout, b)
+	case "efficiency":
+		err = efficiency(ctx, os.Args[2])
 	default:
 		err = fmt.Errorf("unknown report %q", os.Args[1])
 	}
@@ -175,4 +178,15 @@ func clip(s string) string {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "report:", err)
 	os.Exit(1)
+}
+
+// efficiency prints the efficiency job's Beyond table (seed 002 Table 15 layout),
+// its correlations and measurement figures.
+func efficiency(ctx context.Context, out string) error {
+	b, err := blobs.Open(ctx, out)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return pipelines.PrintEfficiencySummary(ctx, os.Stdout, b)
 }

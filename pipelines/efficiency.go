@@ -1,0 +1,794 @@
+package pipelines
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"gocloud.dev/blob"
+
+	"transmute/io/corpus"
+	"transmute/io/sink"
+	"transmute/io/stress"
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+	"transmute/transforms/execute"
+	"transmute/transforms/profile"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+// EfficiencyTables are the tables written by the efficiency job.
+var EfficiencyTables = []string{"profiles", "scores", "errors"}
+
+// EfficiencyOptions configure the efficiency job (seed 002, TRACE).
+type EfficiencyOptions struct {
+	// PerDirection keeps at most this many tasks per direction (0 = all), chosen
+	// by a hash of the problem id (SampleTasks).
+	PerDirection int `json:"per_direction"`
+	// Repetitions of each profile (default 5).
+	Repetitions int `json:"repetitions"`
+	// TimeLimit is the CPU limit of one whole-suite run (default 60s; TRACE uses
+	// 180s), MemoryBytes its memory limit (default 4 GiB, as TRACE).
+	TimeLimit   time.Duration `json:"time_limit"`
+	MemoryBytes int64         `json:"memory_bytes"`
+	// CPUs are the cores profiling runs are pinned to, one profiling worker per
+	// core (default: every core of the machine). No two profiles of this process
+	// ever run on the same core at once.
+	CPUs []int `json:"cpus"`
+	// Reference names the translators whose correct translations enter every
+	// task's efficiency reference set, with the ground truth (default: all).
+	Reference []string `json:"reference"`
+	// Selection thresholds for the "selected" subset (default TRACE's).
+	Selection TaskSelection `json:"selection"`
+}
+
+func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
+	if o.Repetitions <= 0 {
+		o.Repetitions = 5
+	}
+	if o.TimeLimit <= 0 {
+		o.TimeLimit = 60 * time.Second
+	}
+	if o.MemoryBytes <= 0 {
+		o.MemoryBytes = 4 << 30
+	}
+	if len(o.CPUs) == 0 {
+		for i := 0; i < runtime.NumCPU(); i++ {
+			o.CPUs = append(o.CPUs, i)
+		}
+	}
+	if o.Selection == (TaskSelection{}) {
+		o.Selection = DefaultTaskSelection
+	}
+	return o
+}
+
+// StressSuite is the stress tests of one problem in one target language.
+type StressSuite struct {
+	Lang  string
+	Tests []schemas.Test
+}
+
+// EfficiencyItem is a problem, its sampled tasks and its stress suites.
+type EfficiencyItem struct {
+	Item   evaluate.Item
+	Suites []StressSuite
+}
+
+// EfficiencyTranslation is a translation that passed the default tests.
+type EfficiencyTranslation struct {
+	Translator, Code, Imports, Entry string
+}
+
+// EfficiencyTask is one task after the default-test check.
+type EfficiencyTask struct {
+	Task         schemas.Task
+	Translators  []string
+	PassDefault  []bool
+	Translations []EfficiencyTranslation
+}
+
+// EfficiencyProblem is what the profiling stage needs of one problem.
+type EfficiencyProblem struct {
+	ProblemID string
+	Params    []schemas.Param
+	Returns   string
+	Golds     []schemas.Function // ground-truth target functions
+	Suites    []StressSuite
+	Tasks     []EfficiencyTask
+}
+
+// EfficiencyOutput is one task's outcome, with the error rows met on the way.
+type EfficiencyOutput struct {
+	Outcome TaskOutcome
+	Errors  []schemas.ErrorRow
+}
+
+func init() {
+	for _, t := range []any{&effLoadFn{}, &effCheckFn{}, &effProfileFn{}, &effScoreFn{},
+		EfficiencyItem{}, EfficiencyProblem{}, EfficiencyOutput{}, TaskOutcome{}, StressSuite{},
+		EfficiencyTask{}, EfficiencyTranslation{}} {
+		rt := reflect.TypeOf(t)
+		if rt.Kind() == reflect.Pointer {
+			rt = rt.Elem()
+		}
+		beam.RegisterType(rt)
+	}
+	registerTable[schemas.ProfileRow]()
+	beam.RegisterFunction(splitEffProfiles)
+	beam.RegisterFunction(splitEffErrors)
+	beam.RegisterFunction(keyEffOutcome)
+}
+
+// BuildEfficiency adds the efficiency job (seed 002, TRACE) to s: read the TRACE
+// corpora and their stress suites, sample tasks per direction, check every
+// translation on the default tests (transforms/evaluate, oracle: the ground-truth
+// target), profile the ground truth and the passing translations on the task's
+// stress suite (transforms/profile: 5 fresh pinned processes, one profiling worker
+// per core), keep as correct those whose stress outputs equal the ground truth's,
+// score Beyond against each task's reference set, aggregate, and write the
+// EfficiencyTables.
+func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
+	c = c.WithDefaults()
+	o = o.withDefaults()
+	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
+	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
+		PerDirection: o.PerDirection, Shards: c.Shards}, specs)
+	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
+		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
+		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
+	outs := beam.ParDo(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
+		Progress: c.Progress, Shards: c.Shards}, beam.GroupByKey(s, checked))
+	profiles := beam.ParDo(s, splitEffProfiles, outs)
+	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs))
+	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))
+
+	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+}
+
+func effShard(id string, shards int) int {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % uint32(max(shards, 1)))
+}
+
+// effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests),
+// keeps the tasks whose target language has an ingested suite, samples them per
+// direction, and emits one item per problem keyed by shard.
+type effLoadFn struct {
+	Run          string
+	Directions   string
+	PerDirection int
+	Shards       int
+}
+
+func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(int, EfficiencyItem), emitErr func(schemas.ErrorRow)) error {
+	kind, rest, _ := strings.Cut(spec, ":")
+	if kind != "trace" {
+		return fmt.Errorf("efficiency job: corpus %q: want trace:<dir> (stress suites come from <dir>/Trace_Tests)", spec)
+	}
+	loc, _, err := corpus.SplitOptions(rest, "transcoder")
+	if err != nil {
+		return fmt.Errorf("efficiency job: corpus %q: %w", spec, err)
+	}
+	c, err := corpus.Load(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", spec, err)
+	}
+	fail := func(e schemas.ErrorRow) {
+		e.Run = f.Run
+		emitErr(e)
+	}
+	for _, e := range c.Errors {
+		fail(e)
+	}
+	problems := map[string]schemas.Problem{}
+	for _, p := range c.Problems {
+		problems[p.ID] = p
+	}
+	suites, serrs := stress.LoadAll(ctx, strings.TrimSuffix(loc, "/")+"/Trace_Tests", problems)
+	for _, e := range serrs {
+		fail(e)
+	}
+	dirs, err := evaluate.Directions(f.Directions)
+	if err != nil {
+		return err
+	}
+	want := map[[2]string]bool{}
+	for _, d := range dirs {
+		want[d] = true
+	}
+	var tasks []schemas.Task
+	for _, t := range c.Tasks {
+		if dirs != nil && !want[[2]string{t.SrcLang, t.TgtLang}] {
+			continue
+		}
+		if len(suites[t.ProblemID][t.TgtLang]) == 0 {
+			fail(schemas.ErrorRow{Stage: "efficiency", Corpus: t.Corpus, ProblemID: t.ProblemID, Lang: t.TgtLang,
+				Reason: "no stress suite for the target language", Detail: t.SrcLang + "->" + t.TgtLang})
+			continue
+		}
+		tasks = append(tasks, t)
+	}
+	sampled := SampleTasks(tasks, f.PerDirection)
+	byProblem := map[string][]schemas.Task{}
+	var order []string
+	for _, t := range sampled {
+		if byProblem[t.ProblemID] == nil {
+			order = append(order, t.ProblemID)
+		}
+		byProblem[t.ProblemID] = append(byProblem[t.ProblemID], t)
+	}
+	sort.Strings(order)
+	for _, id := range order {
+		it := EfficiencyItem{Item: evaluate.Item{Problem: problems[id], Tasks: byProblem[id]}}
+		langs := map[string]bool{}
+		for _, t := range byProblem[id] {
+			if !langs[t.TgtLang] {
+				langs[t.TgtLang] = true
+				it.Suites = append(it.Suites, StressSuite{Lang: t.TgtLang, Tests: suites[id][t.TgtLang]})
+			}
+		}
+		sort.Slice(it.Suites, func(i, j int) bool { return it.Suites[i].Lang < it.Suites[j].Lang })
+		emit(effShard(id, f.Shards), it)
+	}
+	log.Infof(ctx, "efficiency: corpus %s: %d tasks with a stress suite, %d sampled over %d problems", spec, len(tasks), len(sampled), len(order))
+	return nil
+}
+
+// effCheckFn runs the default tests of every task (transforms/evaluate) with its
+// own worker pool and emits, per problem, the translations that pass.
+type effCheckFn struct {
+	Run         string
+	Translators []string
+	Parallelism int
+	CPUTime     time.Duration
+	WallTime    time.Duration
+	MemoryBytes int64
+	WorkDir     string
+	Progress    bool
+
+	ev      *evaluate.Evaluator
+	engines []execute.Engine
+}
+
+func (f *effCheckFn) Setup(ctx context.Context) error {
+	ev := &evaluate.Evaluator{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
+		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}}
+	for _, spec := range f.Translators {
+		t, err := translate.Open(ctx, spec)
+		if err != nil {
+			return fmt.Errorf("translator %q: %w", spec, err)
+		}
+		ev.Translators = append(ev.Translators, t)
+	}
+	for _, lang := range execute.Langs() {
+		e, err := execute.Open(lang, execute.Options{WorkDir: f.WorkDir})
+		if err != nil {
+			return fmt.Errorf("engine %s: %w", lang, err)
+		}
+		ev.Engines[lang] = e
+		f.engines = append(f.engines, e)
+	}
+	f.ev = ev
+	return nil
+}
+
+func (f *effCheckFn) Teardown() error {
+	for _, e := range f.engines {
+		e.Close()
+	}
+	if f.ev != nil {
+		for _, t := range f.ev.Translators {
+			t.Close()
+		}
+	}
+	return nil
+}
+
+var effChecked struct {
+	done, total atomic.Int64
+	start       time.Time
+	once        sync.Once
+}
+
+func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*EfficiencyItem) bool,
+	emit func(int, EfficiencyProblem), emitErr func(schemas.ErrorRow)) {
+	effChecked.once.Do(func() { effChecked.start = time.Now() })
+	var batch []EfficiencyItem
+	var it EfficiencyItem
+	for items(&it) {
+		batch = append(batch, it)
+		it = EfficiencyItem{}
+	}
+	effChecked.total.Add(int64(len(batch)))
+	type result struct {
+		p    EfficiencyProblem
+		errs []schemas.ErrorRow
+	}
+	work := make(chan EfficiencyItem)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < max(f.Parallelism, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for item := range work {
+				out := f.ev.Evaluate(ctx, item.Item)
+				results <- result{checkedProblem(item, out), out.Errors}
+			}
+		}()
+	}
+	go func() {
+		for _, item := range batch {
+			work <- item
+		}
+		close(work)
+		wg.Wait()
+		close(results)
+	}()
+	for r := range results {
+		d := effChecked.done.Add(1)
+		if f.Progress {
+			fmt.Fprintf(os.Stderr, "\r[transmute efficiency] default tests: %d/%d problems (%s)   ", d, effChecked.total.Load(),
+				time.Since(effChecked.start).Round(time.Second))
+		}
+		for _, e := range r.errs {
+			emitErr(e)
+		}
+		emit(shard, r.p)
+	}
+}
+
+// checkedProblem keeps, for each task of item, the translators evaluated, whether
+// each passed the default tests, and the passing translations' code.
+func checkedProblem(item EfficiencyItem, out evaluate.Output) EfficiencyProblem {
+	p := item.Item.Problem
+	ep := EfficiencyProblem{ProblemID: p.ID, Params: p.Params, Returns: p.Returns, Suites: item.Suites}
+	for _, s := range item.Suites {
+		if f, ok := p.Function(s.Lang); ok {
+			ep.Golds = append(ep.Golds, f)
+		}
+	}
+	pass := DefaultPass(out.Results)
+	for _, t := range item.Item.Tasks {
+		et := EfficiencyTask{Task: t}
+		seen := map[string]bool{}
+		for _, tr := range out.Translations {
+			if tr.Sample != 0 || tr.VariantID != "orig" || tr.SrcLang != t.SrcLang || tr.TgtLang != t.TgtLang || seen[tr.Translator] {
+				continue
+			}
+			seen[tr.Translator] = true
+			ok := tr.Status == schemas.TranslationOK && pass[tr.Translator+"|"+t.SrcLang+"|"+t.TgtLang]
+			et.Translators = append(et.Translators, tr.Translator)
+			et.PassDefault = append(et.PassDefault, ok)
+			if ok {
+				et.Translations = append(et.Translations, EfficiencyTranslation{Translator: tr.Translator,
+					Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
+			}
+		}
+		ep.Tasks = append(ep.Tasks, et)
+	}
+	return ep
+}
+
+// coreLocks makes sure no two profiles of this process run on one core at once,
+// whatever bundles the runner schedules in parallel.
+var coreLocks sync.Map // int -> *sync.Mutex
+
+func lockCore(core int) func() {
+	m, _ := coreLocks.LoadOrStore(core, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+var effProfiled struct {
+	done, total atomic.Int64
+	start       time.Time
+	once        sync.Once
+}
+
+// effProfileFn profiles the ground truths and passing translations of a shard's
+// problems with one worker per core in Options.CPUs, and settles every task.
+type effProfileFn struct {
+	Run      string
+	Options  EfficiencyOptions
+	WorkDir  string
+	Progress bool
+	Shards   int
+}
+
+type effJob struct {
+	problem int
+	key     string // content key within the problem
+	lang    string
+	cand    execute.Candidate
+}
+
+type effMeasured struct {
+	rep  profile.Report
+	core int
+	err  error
+}
+
+func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput)) {
+	effProfiled.once.Do(func() { effProfiled.start = time.Now() })
+	var ps []EfficiencyProblem
+	var p EfficiencyProblem
+	for problems(&p) {
+		ps = append(ps, p)
+		p = EfficiencyProblem{}
+	}
+	// One job per distinct program of a problem: identical translations (same
+	// language, code, imports and entry) are profiled once and share the figures.
+	var jobs []effJob
+	seen := map[string]bool{}
+	add := func(pi int, lang string, c execute.Candidate) string {
+		key := lang + "\x00" + c.Imports + "\x00" + c.Entry + "\x00" + c.Code
+		if !seen[fmt.Sprint(pi)+"\x00"+key] {
+			seen[fmt.Sprint(pi)+"\x00"+key] = true
+			jobs = append(jobs, effJob{problem: pi, key: key, lang: lang, cand: c})
+		}
+		return key
+	}
+	for pi, pr := range ps {
+		for _, g := range pr.Golds {
+			add(pi, g.Lang, execute.Candidate{ID: "gold/" + g.Lang, Code: g.Code, Imports: g.Imports, Entry: g.Name})
+		}
+		for _, t := range pr.Tasks {
+			for _, tr := range t.Translations {
+				add(pi, t.Task.TgtLang, execute.Candidate{ID: evaluate.TranslationID(tr.Translator, t.Task.SrcLang, t.Task.TgtLang, 0),
+					Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
+			}
+		}
+	}
+	effProfiled.total.Add(int64(len(jobs)))
+	suite := func(pr EfficiencyProblem, lang string) []schemas.Test {
+		for _, s := range pr.Suites {
+			if s.Lang == lang {
+				return s.Tests
+			}
+		}
+		return nil
+	}
+	measured := make([]map[string]effMeasured, len(ps))
+	for i := range measured {
+		measured[i] = map[string]effMeasured{}
+	}
+	var mu sync.Mutex
+	work := make(chan effJob)
+	var wg sync.WaitGroup
+	for _, core := range f.Options.CPUs {
+		wg.Add(1)
+		go func(core int) {
+			defer wg.Done()
+			for j := range work {
+				pr := ps[j.problem]
+				unlock := lockCore(core)
+				rep, err := profile.Profile(ctx, j.lang, j.cand, pr.Params, pr.Returns, suite(pr, j.lang), profile.Options{
+					Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
+					MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir})
+				unlock()
+				mu.Lock()
+				measured[j.problem][j.key] = effMeasured{rep, core, err}
+				mu.Unlock()
+				d := effProfiled.done.Add(1)
+				if f.Progress {
+					fmt.Fprintf(os.Stderr, "\r[transmute efficiency] profiled %d/%d programs (%s)   ", d, effProfiled.total.Load(),
+						time.Since(effProfiled.start).Round(time.Second))
+				}
+			}
+		}(core)
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+
+	var inRef func(string) bool
+	if len(f.Options.Reference) > 0 {
+		ref := map[string]bool{}
+		for _, r := range f.Options.Reference {
+			ref[r] = true
+		}
+		inRef = func(t string) bool { return ref[t] }
+	}
+	for pi, pr := range ps {
+		ret, _ := values.ParseType(pr.Returns)
+		for _, t := range pr.Tasks {
+			out := EfficiencyOutput{Outcome: TaskOutcome{Task: t.Task, Translators: t.Translators, PassDefault: t.PassDefault}}
+			errRow := func(lang, reason, detail string) {
+				out.Errors = append(out.Errors, schemas.ErrorRow{Run: f.Run, Stage: "profile", Corpus: t.Task.Corpus,
+					ProblemID: t.Task.ProblemID, Lang: lang, Reason: reason, Detail: effClip(detail, 2000)})
+			}
+			tests := len(suite(pr, t.Task.TgtLang))
+			row := func(role, translator string, c execute.Candidate) (schemas.ProfileRow, []string) {
+				m := measured[pi][t.Task.TgtLang+"\x00"+c.Imports+"\x00"+c.Entry+"\x00"+c.Code]
+				if m.err != nil {
+					errRow(t.Task.TgtLang, "profiling failed", m.err.Error())
+					return schemas.ProfileRow{Run: f.Run, Translator: translator, ProblemID: t.Task.ProblemID, Corpus: t.Task.Corpus,
+						SrcLang: t.Task.SrcLang, TgtLang: t.Task.TgtLang, Role: role, Status: schemas.StatusInfraError,
+						Detail: effClip(m.err.Error(), 2000), Tests: int32(tests), Core: int32(m.core)}, nil
+				}
+				return ProfileRowOf(f.Run, t.Task, role, translator, tests, m.core, m.rep), m.rep.Outputs
+			}
+			var goldOut []string
+			for _, g := range pr.Golds {
+				if g.Lang != t.Task.TgtLang {
+					continue
+				}
+				r, outs := row(schemas.RoleGroundTruth, "", execute.Candidate{Code: g.Code, Imports: g.Imports, Entry: g.Name})
+				r.PassDefault = true
+				r.StressMatch = r.Status == schemas.StatusOK
+				r.Correct = r.StressMatch
+				if r.Status == schemas.StatusOK {
+					goldOut = outs
+				} else {
+					errRow(t.Task.TgtLang, "ground truth fails on its stress suite: "+r.Status, r.Detail)
+				}
+				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
+			}
+			for _, tr := range t.Translations {
+				r, outs := row(schemas.RoleTranslation, tr.Translator, execute.Candidate{Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
+				r.PassDefault = true
+				r.StressMatch = r.Status == schemas.StatusOK && goldOut != nil && StressMatch(ret, goldOut, outs, values.DefaultTolerance)
+				if r.Status == schemas.StatusOK && goldOut != nil && !r.StressMatch {
+					r.Detail = strings.TrimSpace(r.Detail + " stress outputs differ from the ground truth's")
+				}
+				r.Correct = r.StressMatch
+				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
+			}
+			ScoreTask(&out.Outcome, inRef, f.Options.Selection)
+			emit(out)
+		}
+	}
+}
+
+func splitEffProfiles(o EfficiencyOutput, emit func(schemas.ProfileRow)) {
+	for _, r := range o.Outcome.Profiles {
+		emit(r)
+	}
+}
+
+func splitEffErrors(o EfficiencyOutput, emit func(schemas.ErrorRow)) {
+	for _, r := range o.Errors {
+		emit(r)
+	}
+}
+
+func keyEffOutcome(o EfficiencyOutput) (string, TaskOutcome) { return "all", o.Outcome }
+
+// effScoreFn aggregates every task outcome (AggregateEfficiency).
+type effScoreFn struct {
+	Run string
+}
+
+func (f *effScoreFn) ProcessElement(key string, outs func(*TaskOutcome) bool, emit func(schemas.ScoreRow)) {
+	var all []TaskOutcome
+	var o TaskOutcome
+	for outs(&o) {
+		all = append(all, o)
+		o = TaskOutcome{}
+	}
+	for _, r := range AggregateEfficiency(f.Run, all) {
+		emit(r)
+	}
+}
+
+// FinishEfficiency is Finish for the EfficiencyTables: it writes an empty profiles
+// shard when the run profiled nothing (Finish's writeEmpty does not know the table).
+func FinishEfficiency(ctx context.Context, b *blob.Bucket, m *Manifest) error {
+	if _, shards, err := countRows(ctx, b, "profiles"); err != nil {
+		return err
+	} else if shards == 0 {
+		if _, err := sink.WriteShard[schemas.ProfileRow](ctx, b, "profiles", nil); err != nil {
+			return err
+		}
+	}
+	return Finish(ctx, b, m, EfficiencyTables)
+}
+
+// effDirOrder is the direction order of seed 002's Table 15.
+var effDirOrder = [][2]string{{"cpp", "java"}, {"cpp", "python"}, {"java", "cpp"}, {"java", "python"}, {"python", "cpp"}, {"python", "java"}}
+
+func effDirName(src, tgt string) string {
+	short := map[string]string{"cpp": "C++", "java": "Java", "python": "Py", AllLangs: "all"}
+	if src == AllLangs {
+		return "all directions"
+	}
+	return short[src] + "->" + short[tgt]
+}
+
+// PrintEfficiencySummary prints the efficiency scores of a run in the layout of
+// seed 002's Table 15 (Pass, B_T, B_M, B_T^P, B_M^P in %, per model and direction,
+// with n the tasks scored), then the measurement figures and the correlations.
+func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
+	if err != nil {
+		return err
+	}
+	type key struct{ tr, src, tgt, subset string }
+	m := map[key]map[string]schemas.ScoreRow{}
+	trs := map[string]bool{}
+	dirsPresent := map[[2]string]bool{}
+	for _, r := range rows {
+		k := key{r.Translator, r.SrcLang, r.TgtLang, r.Subset}
+		if m[k] == nil {
+			m[k] = map[string]schemas.ScoreRow{}
+		}
+		m[k][r.Metric] = r
+		if r.Translator != AllLangs {
+			trs[r.Translator] = true
+		}
+		dirsPresent[[2]string{r.SrcLang, r.TgtLang}] = true
+	}
+	var dirs [][2]string
+	for _, d := range effDirOrder {
+		if dirsPresent[d] {
+			dirs = append(dirs, d)
+		}
+	}
+	for d := range dirsPresent {
+		known := d[0] == AllLangs
+		for _, x := range effDirOrder {
+			known = known || x == d
+		}
+		if !known {
+			dirs = append(dirs, d)
+		}
+	}
+	dirs = append(dirs, [2]string{AllLangs, AllLangs})
+	models := effSortedKeys(trs)
+	val := func(ms map[string]schemas.ScoreRow, metric string, scale float64) string {
+		r, ok := ms[metric]
+		if !ok || math.IsNaN(r.Value) {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f", r.Value*scale)
+	}
+	count := func(ms map[string]schemas.ScoreRow, metric string) string {
+		r, ok := ms[metric]
+		if !ok {
+			return "-"
+		}
+		return fmt.Sprintf("%d", int64(r.Value))
+	}
+	for _, subset := range []string{SubsetAllTasks, SubsetSelected} {
+		title := "all scored tasks"
+		if subset == SubsetSelected {
+			title = "tasks passing TRACE's task selection on our reference set"
+		}
+		fmt.Fprintf(w, "\nEfficiency, %s (layout of seed 002 Table 15; %% ; n = tasks scored)\n", title)
+		for start := 0; start < len(dirs); start += 3 {
+			block := dirs[start:min(start+3, len(dirs))]
+			fmt.Fprintf(w, "%-28s", "model")
+			for _, d := range block {
+				fmt.Fprintf(w, " | %-38s", effDirName(d[0], d[1]))
+			}
+			fmt.Fprintf(w, "\n%-28s", "")
+			for range block {
+				fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", "Pass", "B_T", "B_M", "B_T^P", "B_M^P", "n")
+			}
+			fmt.Fprintln(w)
+			avg := make([][5]float64, len(block))
+			cnt := make([][5]int, len(block))
+			for _, tr := range models {
+				fmt.Fprintf(w, "%-28s", effClip(tr, 28))
+				for i, d := range block {
+					ms := m[key{tr, d[0], d[1], subset}]
+					fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", val(ms, "pass_rate", 100), val(ms, "beyond_time", 1), val(ms, "beyond_mem", 1),
+						val(ms, "beyond_time_pass", 1), val(ms, "beyond_mem_pass", 1), count(ms, "tasks"))
+					for j, metric := range []string{"pass_rate", "beyond_time", "beyond_mem", "beyond_time_pass", "beyond_mem_pass"} {
+						if r, ok := ms[metric]; ok && !math.IsNaN(r.Value) {
+							v := r.Value
+							if metric == "pass_rate" {
+								v *= 100
+							}
+							avg[i][j] += v
+							cnt[i][j]++
+						}
+					}
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%-28s", "Average")
+			for i := range block {
+				for j := 0; j < 5; j++ {
+					if j == 0 {
+						fmt.Fprint(w, " |")
+					}
+					if cnt[i][j] == 0 {
+						fmt.Fprintf(w, " %6s", "-")
+					} else {
+						fmt.Fprintf(w, " %6.1f", avg[i][j]/float64(cnt[i][j]))
+					}
+				}
+				fmt.Fprintf(w, " %4s", "")
+			}
+			fmt.Fprintln(w)
+		}
+		cm := m[key{AllLangs, AllLangs, AllLangs, subset}]
+		if _, ok := cm["corr_pearson_pass_beyond_time_pass"]; ok {
+			fmt.Fprintf(w, "Pass vs B_T^P across models: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s; Pass vs B_M^P: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s (n = %d models)\n",
+				val(cm, "corr_pearson_pass_beyond_time_pass", 1e0), val(cm, "corr_pearson_pass_beyond_time_pass_p", 1),
+				val(cm, "corr_spearman_pass_beyond_time_pass", 1), val(cm, "corr_spearman_pass_beyond_time_pass_p", 1),
+				val(cm, "ols_r2_pass_beyond_time_pass", 1),
+				val(cm, "corr_pearson_pass_beyond_mem_pass", 1), val(cm, "corr_pearson_pass_beyond_mem_pass_p", 1),
+				val(cm, "corr_spearman_pass_beyond_mem_pass", 1), val(cm, "corr_spearman_pass_beyond_mem_pass_p", 1),
+				val(cm, "ols_r2_pass_beyond_mem_pass", 1), cm["corr_pearson_pass_beyond_time_pass"].N)
+		}
+	}
+	fmt.Fprintln(w, "\nTasks and reference sets:")
+	for _, d := range dirs {
+		ms := m[key{AllLangs, d[0], d[1], SubsetAllTasks}]
+		if _, ok := ms["tasks"]; !ok {
+			continue
+		}
+		fmt.Fprintf(w, "  %-16s tasks %s, usable (ground truth ok) %s, selected %s, mean reference set %s programs\n",
+			effDirName(d[0], d[1]), count(ms, "tasks"), count(ms, "tasks_usable"), count(ms, "tasks_selected"), val(ms, "reference_set_mean", 1))
+	}
+	fmt.Fprintln(w, "Measurement (every profiled program that ran):")
+	for _, lang := range []string{"cpp", "java", "python", AllLangs} {
+		ms := m[key{AllLangs, AllLangs, lang, SubsetAllTasks}]
+		if _, ok := ms["programs_profiled"]; !ok {
+			continue
+		}
+		name := lang
+		if lang == AllLangs {
+			name = "all"
+		}
+		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
+			name, count(ms, "programs_profiled"), val(ms, "median_cpu_cv", 100), val(ms, "median_overhead_share", 100), val(ms, "overhead_share_total", 100))
+	}
+	return nil
+}
+
+// PrintEfficiencyRunCPU prints how much of this process's CPU (its own and its
+// waited-for children's) went into the measured repetitions of the profiles table,
+// and how much went elsewhere (warm-ups, overhead runs, builds, default tests,
+// the pipeline itself). Call it at the end of the run, in the launching process.
+func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+	rows, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
+	if err != nil {
+		return err
+	}
+	measured, net := 0.0, 0.0
+	for _, r := range rows {
+		measured += r.CPUMeanMs * float64(r.Repetitions) / 1000
+		net += r.NetCPUMs * float64(r.Repetitions) / 1000
+	}
+	var self, children syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil {
+		return err
+	}
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children); err != nil {
+		return err
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	total := tv(self.Utime) + tv(self.Stime) + tv(children.Utime) + tv(children.Stime)
+	if total <= 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "Run CPU: %.0f s in all (this process and its children); measured repetitions %.0f s (%.1f%%), of which the functions themselves (net of harness overhead) %.0f s (%.1f%%); outside the measured programs %.1f%%\n",
+		total, measured, 100*measured/total, net, 100*net/total, 100*(1-measured/total))
+	return nil
+}

@@ -1,0 +1,317 @@
+package pipelines
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"transmute/io/blobs"
+	"transmute/schemas"
+	"transmute/transforms/score"
+	"transmute/transforms/values"
+)
+
+func TestEfficiencySampleTasks(t *testing.T) {
+	var tasks []schemas.Task
+	for _, id := range []string{"A", "B", "C", "D", "E"} {
+		tasks = append(tasks, schemas.Task{ProblemID: id, SrcLang: "java", TgtLang: "python"},
+			schemas.Task{ProblemID: id, SrcLang: "cpp", TgtLang: "java"})
+	}
+	got := SampleTasks(tasks, 2)
+	if len(got) != 4 {
+		t.Fatalf("want 2 per direction, got %v", got)
+	}
+	// The sample does not depend on the corpus order.
+	rev := append([]schemas.Task(nil), tasks...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	again := SampleTasks(rev, 2)
+	for i := range got {
+		if got[i] != again[i] {
+			t.Fatalf("sample depends on input order: %v vs %v", got, again)
+		}
+	}
+	if n := len(SampleTasks(tasks, 0)); n != len(tasks) {
+		t.Errorf("0 keeps every task, got %d", n)
+	}
+}
+
+func TestEfficiencyDefaultPass(t *testing.T) {
+	row := func(tr, oracle, ostatus string, match bool) schemas.ResultRow {
+		return schemas.ResultRow{Translator: tr, SrcLang: "java", TgtLang: "python", Oracle: oracle, OracleStatus: ostatus, Match: match}
+	}
+	rows := []schemas.ResultRow{
+		row("a", score.OracleTargetGold, "ok", true), row("a", score.OracleTargetGold, "ok", true),
+		row("a", score.OracleSource, "ok", false), // the source oracle is not used when the target gold answers
+		row("b", score.OracleTargetGold, "ok", true), row("b", score.OracleTargetGold, "ok", false),
+		row("c", score.OracleTargetGold, "ok", true), row("c", score.OracleTargetGold, "runtime_error", false),
+		row("d", score.OracleTargetGold, "runtime_error", false), row("d", score.OracleSource, "ok", true),
+	}
+	got := DefaultPass(rows)
+	want := map[string]bool{"a|java|python": true, "b|java|python": false, "c|java|python": true, "d|java|python": true}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: pass %v, want %v", k, got[k], v)
+		}
+	}
+}
+
+func TestEfficiencyStressMatch(t *testing.T) {
+	f, _ := values.ParseType("double")
+	tol := values.DefaultTolerance
+	if !StressMatch(f, []string{"1.0", "2.5"}, []string{"1.0", "2.5000000001"}, tol) {
+		t.Error("close floats should match")
+	}
+	if StressMatch(f, []string{"1.0", "2.5"}, []string{"1.0", "3.5"}, tol) {
+		t.Error("different outputs should not match")
+	}
+	if StressMatch(f, []string{"1.0", "2.5"}, []string{"1.0"}, tol) || StressMatch(f, nil, nil, tol) {
+		t.Error("missing outputs should not match")
+	}
+	if StressMatch(f, []string{"1.0", "2.5"}, []string{"1.0", ""}, tol) {
+		t.Error("a test that raised should not match")
+	}
+}
+
+func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
+	return schemas.ProfileRow{Role: role, Translator: tr, Status: "ok", CPUMeanMs: cpu, RSSMeanKB: rss,
+		PassDefault: true, StressMatch: correct, Correct: correct, Repetitions: 5, SrcLang: "cpp", TgtLang: "java"}
+}
+
+func effNear(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9 {
+		t.Errorf("%s = %v, want %v", name, got, want)
+	}
+}
+
+// TestEfficiencyScoreTask checks Beyond, the clipping, the reference set and the
+// inefficiency ratios against hand-computed values.
+func TestEfficiencyScoreTask(t *testing.T) {
+	o := TaskOutcome{Task: schemas.Task{ProblemID: "P", SrcLang: "cpp", TgtLang: "java"},
+		Translators: []string{"A", "B", "C", "D", "E"}, PassDefault: []bool{true, true, true, true, true},
+		Profiles: []schemas.ProfileRow{
+			effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+			effProf(schemas.RoleTranslation, "A", 200, 3000, true),
+			effProf(schemas.RoleTranslation, "B", 150, 2000, true),
+			effProf(schemas.RoleTranslation, "C", 50, 500, false), // wrong on the stress suite
+			effProf(schemas.RoleTranslation, "D", 300, 4000, true),
+			effProf(schemas.RoleTranslation, "E", 60, 800, true),
+		}}
+	// D and E are not reference translators: they are scored, clipped, but do not widen R.
+	ScoreTask(&o, func(tr string) bool { return tr != "D" && tr != "E" }, DefaultTaskSelection)
+	if !o.Usable {
+		t.Fatal("task with a correct ground truth should be usable")
+	}
+	// R: ET {100, 200, 150}, PM {1000, 3000, 2000}.
+	want := map[string][4]float64{ // B_T, B_M, ineff T, ineff M
+		"":  {100, 100, 1, 1},
+		"A": {0, 0, 2, 3},
+		"B": {50, 50, 1.5, 2},
+		"C": {0, 0, 0, 0},         // incorrect: 0
+		"D": {0, 0, 3, 4},         // above r_max: clipped to 0
+		"E": {100, 100, 0.6, 0.8}, // below r_min: clipped to 100
+	}
+	for _, p := range o.Profiles {
+		w := want[p.Translator]
+		effNear(t, p.Translator+" B_T", p.BeyondTime, w[0])
+		effNear(t, p.Translator+" B_M", p.BeyondMem, w[1])
+		effNear(t, p.Translator+" ineff T", p.InefficiencyTime, w[2])
+		effNear(t, p.Translator+" ineff M", p.InefficiencyMem, w[3])
+		wantRef := p.Translator == "" || p.Translator == "A" || p.Translator == "B"
+		if p.InReference != wantRef {
+			t.Errorf("%q in reference = %v", p.Translator, p.InReference)
+		}
+		if !p.Selected {
+			t.Errorf("%q: a diverse, impactful task should be selected", p.Translator)
+		}
+	}
+
+	// Negligible variance (CV < 0.05 for ET and PM): not selected.
+	flat := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+		effProf(schemas.RoleTranslation, "A", 101, 1001, true)}}
+	ScoreTask(&flat, nil, DefaultTaskSelection)
+	if flat.Profiles[0].Selected {
+		t.Error("a task without diversity should not be selected")
+	}
+	// Trivial runtime (below 10 ms and 1.5 MB): not selected.
+	tiny := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 1, 100, true),
+		effProf(schemas.RoleTranslation, "A", 5, 900, true)}}
+	ScoreTask(&tiny, nil, DefaultTaskSelection)
+	if tiny.Profiles[0].Selected {
+		t.Error("a task without impact should not be selected")
+	}
+	// Ground truth failed: not usable, nobody scored.
+	bad := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, false),
+		effProf(schemas.RoleTranslation, "A", 50, 900, false)}}
+	ScoreTask(&bad, nil, DefaultTaskSelection)
+	if bad.Usable || bad.Profiles[1].BeyondTime != 0 {
+		t.Error("a task whose ground truth fails is not usable")
+	}
+}
+
+// TestEfficiencyAggregate checks B, B^P, pass rate, inefficiency shares and the
+// correlations across translators against values computed by hand.
+func TestEfficiencyAggregate(t *testing.T) {
+	task := func(id string) schemas.Task {
+		return schemas.Task{ProblemID: id, Corpus: "trace", SrcLang: "cpp", TgtLang: "java"}
+	}
+	t1 := TaskOutcome{Task: task("T1"), Translators: []string{"X", "Y", "Z"}, PassDefault: []bool{true, true, false},
+		Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+			effProf(schemas.RoleTranslation, "X", 100, 1000, true), effProf(schemas.RoleTranslation, "Y", 200, 3000, true)}}
+	t2 := TaskOutcome{Task: task("T2"), Translators: []string{"X", "Y", "Z"}, PassDefault: []bool{true, false, true},
+		Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+			effProf(schemas.RoleTranslation, "X", 300, 2000, true), effProf(schemas.RoleTranslation, "Z", 200, 1000, true)}}
+	outs := []TaskOutcome{t1, t2}
+	for i := range outs {
+		ScoreTask(&outs[i], nil, DefaultTaskSelection)
+	}
+	rows := AggregateEfficiency("r", outs)
+	get := func(tr, src, metric string) schemas.ScoreRow {
+		for _, r := range rows {
+			if r.Translator == tr && r.SrcLang == src && r.Subset == SubsetAllTasks && r.Metric == metric {
+				return r
+			}
+		}
+		t.Fatalf("no %s %s %s", tr, src, metric)
+		return schemas.ScoreRow{}
+	}
+	// T1: R_T {100,100,200}: X 100, Y 0; R_M {1000,1000,3000}: X 100, Y 0.
+	// T2: R_T {100,300,200}: X 0, Z 50;  R_M {1000,2000,1000}: X 0, Z 100.
+	want := map[string]map[string]float64{
+		"X": {"pass_rate": 1, "beyond_time": 50, "beyond_time_pass": 50, "beyond_mem": 50, "beyond_mem_pass": 50,
+			"inefficiency_time_mean": 2, "inefficient_time_share": 0.5, "tasks": 2},
+		"Y": {"pass_rate": 0.5, "beyond_time": 0, "beyond_time_pass": 0, "beyond_mem": 0, "beyond_mem_pass": 0},
+		"Z": {"pass_rate": 0.5, "beyond_time": 25, "beyond_time_pass": 50, "beyond_mem": 50, "beyond_mem_pass": 100},
+	}
+	for tr, ms := range want {
+		for m, v := range ms {
+			effNear(t, tr+" "+m, get(tr, "cpp", m).Value, v)
+			effNear(t, tr+" pooled "+m, get(tr, AllLangs, m).Value, v)
+		}
+	}
+	if n := get("Z", "cpp", "beyond_time_pass").N; n != 1 {
+		t.Errorf("B^P of Z over %d correct translations, want 1", n)
+	}
+	// Across translators, pass (1, .5, .5) vs B_T^P (50, 0, 50): Pearson r = 0.5,
+	// Spearman rho = 0.5, OLS R^2 = 0.25 (by hand).
+	effNear(t, "pearson", get(AllLangs, AllLangs, "corr_pearson_pass_beyond_time_pass").Value, 0.5)
+	effNear(t, "spearman", get(AllLangs, AllLangs, "corr_spearman_pass_beyond_time_pass").Value, 0.5)
+	effNear(t, "r2", get(AllLangs, AllLangs, "ols_r2_pass_beyond_time_pass").Value, 0.25)
+	effNear(t, "reference set", get(AllLangs, "cpp", "reference_set_mean").Value, 3)
+}
+
+// TestEfficiencySharedTRACE runs the efficiency job on a few shared TRACE tasks (one
+// per direction into each target language, two recorded models) and checks that every
+// Beyond value is recomputed exactly from the profiled numbers of its task's
+// reference set, lies in [0, 100], and that the scores average them.
+func TestEfficiencySharedTRACE(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the shared-corpus efficiency run")
+	}
+	root := repoRoot(t)
+	trace := filepath.Join(root, "..", "shared", "corpora", "trace")
+	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
+		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
+	}
+	out := t.TempDir()
+	c := Config{Run: "efftest", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
+		Corpora: []string{"trace:" + trace},
+		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
+			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
+		Directions: "java-python,python-cpp,cpp-java"}
+	p, s := beam.NewPipelineWithRoot()
+	BuildEfficiency(s, c, EfficiencyOptions{PerDirection: 1, Repetitions: 3})
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	ctx := context.Background()
+	b, err := blobs.Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := FinishEfficiency(ctx, b, &Manifest{Run: c.Run, Config: c}); err != nil {
+		t.Fatal(err)
+	}
+	profiles := read[schemas.ProfileRow](t, out, "profiles")
+	scores := read[schemas.ScoreRow](t, out, "scores")
+	type task struct{ id, src, tgt string }
+	byTask := map[task][]schemas.ProfileRow{}
+	langs := map[string]bool{}
+	for _, r := range profiles {
+		k := task{r.ProblemID, r.SrcLang, r.TgtLang}
+		byTask[k] = append(byTask[k], r)
+		if r.Status == "ok" {
+			if r.Repetitions != 3 || r.CPUMeanMs <= 0 || r.RSSMeanKB <= 0 {
+				t.Errorf("%v %s: %d repetitions, %.2f ms, %.0f KB", k, r.Translator, r.Repetitions, r.CPUMeanMs, r.RSSMeanKB)
+			}
+			langs[r.TgtLang] = true
+		}
+	}
+	if len(byTask) != 3 || len(langs) != 3 {
+		t.Fatalf("want 3 tasks profiled into 3 languages, got %d tasks, languages %v", len(byTask), langs)
+	}
+	sums := map[[3]string]float64{}
+	for k, rows := range byTask {
+		var et, pm []float64
+		for _, r := range rows {
+			if r.InReference {
+				et = append(et, r.CPUMeanMs)
+				pm = append(pm, r.RSSMeanKB)
+			}
+		}
+		for _, r := range rows {
+			if r.BeyondTime < 0 || r.BeyondTime > 100 || r.BeyondMem < 0 || r.BeyondMem > 100 {
+				t.Errorf("%v %s: Beyond out of [0,100]: %v %v", k, r.Translator, r.BeyondTime, r.BeyondMem)
+			}
+			if !r.Correct {
+				if r.BeyondTime != 0 || r.BeyondMem != 0 {
+					t.Errorf("%v %s: incorrect but Beyond %v %v", k, r.Translator, r.BeyondTime, r.BeyondMem)
+				}
+				continue
+			}
+			// By hand: (r_max - clip(x)) / (r_max - r_min) * 100 over the reference set.
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, x := range et {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+			wantT := 100.0
+			if hi > lo {
+				wantT = (hi - math.Max(lo, math.Min(hi, r.CPUMeanMs))) / (hi - lo) * 100
+			} else if r.CPUMeanMs > lo {
+				wantT = 0
+			}
+			effNear(t, k.id+" "+r.Translator+" B_T", r.BeyondTime, wantT)
+			effNear(t, k.id+" "+r.Translator+" B_M", r.BeyondMem, score.Beyond(r.RSSMeanKB, pm))
+			if r.Role == schemas.RoleTranslation {
+				sums[[3]string{r.Translator, k.src, k.tgt}] += r.BeyondTime
+			}
+		}
+	}
+	checked := 0
+	for _, s := range scores {
+		if s.Translator == AllLangs || s.SrcLang == AllLangs || s.Subset != SubsetAllTasks {
+			continue
+		}
+		switch s.Metric {
+		case "beyond_time", "beyond_mem", "beyond_time_pass", "beyond_mem_pass":
+			if s.Value < 0 || s.Value > 100 {
+				t.Errorf("%s %s->%s %s = %v", s.Translator, s.SrcLang, s.TgtLang, s.Metric, s.Value)
+			}
+		}
+		if s.Metric == "beyond_time" {
+			effNear(t, s.Translator+" "+s.SrcLang+"->"+s.TgtLang+" B_T", s.Value, sums[[3]string{s.Translator, s.SrcLang, s.TgtLang}]/float64(s.N))
+			checked++
+		}
+	}
+	if checked != 6 {
+		t.Errorf("want B_T for 2 translators x 3 directions, got %d", checked)
+	}
+}

@@ -1,0 +1,66 @@
+package schemas
+
+// Roles of a profiled program (ProfileRow.Role).
+const (
+	RoleGroundTruth = "ground_truth"
+	RoleTranslation = "translation"
+)
+
+// ProfileRow is one program profiled on a TRACE task's stress suite by the
+// efficiency job (seed 002, section 4 and appendix A.4): the task's ground-truth
+// target function, or a translation that passed the task's default tests. Times
+// are CPU (user+sys) or wall milliseconds of one whole-suite run in a fresh
+// process; mean, std (sample) and CV are over the measured repetitions.
+type ProfileRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"` // "" for the ground truth
+	ProblemID  string `parquet:"problem_id"`
+	Corpus     string `parquet:"corpus"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	Role       string `parquet:"role"` // ground_truth | translation
+	// Status of the profiled runs: ok, compile_error, runtime_error, timeout,
+	// memory_limit, output_limit, infra_error.
+	Status string `parquet:"status"`
+	Detail string `parquet:"detail"`
+	// PassDefault: the program passed the task's default tests (always true for
+	// a translation that was profiled; true for the ground truth by definition).
+	PassDefault bool `parquet:"pass_default"`
+	// StressMatch: status ok and every stress-test output equal to the ground
+	// truth's (true for the ground truth itself when it ran).
+	StressMatch bool `parquet:"stress_match"`
+	// Correct = PassDefault && StressMatch: the program counts for Beyond.
+	Correct bool `parquet:"correct"`
+	// InReference: the program is in the task's efficiency reference set.
+	InReference bool  `parquet:"in_reference"`
+	Tests       int32 `parquet:"tests"`
+	Repetitions int32 `parquet:"repetitions"`
+	// Core is the CPU the runs were pinned to.
+	Core      int32   `parquet:"core"`
+	CPUMeanMs float64 `parquet:"cpu_mean_ms"`
+	CPUStdMs  float64 `parquet:"cpu_std_ms"`
+	CPUCV     float64 `parquet:"cpu_cv"`
+	WallMean  float64 `parquet:"wall_mean_ms"`
+	WallStd   float64 `parquet:"wall_std_ms"`
+	WallCV    float64 `parquet:"wall_cv"`
+	RSSMeanKB float64 `parquet:"rss_mean_kb"`
+	RSSStdKB  float64 `parquet:"rss_std_kb"`
+	RSSCV     float64 `parquet:"rss_cv"`
+	// OverheadCPUMs and OverheadRSSKB: the empty candidate's mean (same harness,
+	// inputs and pinning); NetCPUMs = max(CPUMeanMs - OverheadCPUMs, 0).
+	OverheadCPUMs float64 `parquet:"overhead_cpu_ms"`
+	OverheadRSSKB float64 `parquet:"overhead_rss_kb"`
+	NetCPUMs      float64 `parquet:"net_cpu_ms"`
+	// BeyondTime and BeyondMem (0..100) against the task's reference set, from
+	// CPUMeanMs and RSSMeanKB; 0 when not Correct. InefficiencyTime and
+	// InefficiencyMem: the value over the reference set's best; 0 when not Correct.
+	BeyondTime       float64 `parquet:"beyond_time"`
+	BeyondMem        float64 `parquet:"beyond_mem"`
+	InefficiencyTime float64 `parquet:"inefficiency_time"`
+	InefficiencyMem  float64 `parquet:"inefficiency_mem"`
+	// Selected: the task passes TRACE's task selection (section 3.3) on our
+	// reference set: feasible, impactful, diverse.
+	Selected bool `parquet:"selected"`
+}
+
+func (r ProfileRow) ShardKey() string { return r.ProblemID }
