@@ -73,16 +73,3 @@ efficiency-shared: build
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
-
-# Efficiency (seed 002, TRACE): the four recorded models of ../shared/corpora on the
-# TRACE tasks of all six directions; profiles, Beyond scores and a Table-15-style summary
-# under out/efficiency/ (also: go run ./cmd/report efficiency out/efficiency).
-# EFF_LIMIT tasks per direction (0 = every task with a stress suite; see docs/EFFICIENCY.md
-# for the run times of both); EFF_FLAGS adds e.g. --profile-time-limit 180s.
-EFF_LIMIT ?= 0
-EFF_FLAGS ?=
-efficiency-shared: build
-	@test -d $(SHARED) || { echo "efficiency-shared needs $(SHARED)"; exit 1; }
-	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
-	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
-	  --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
