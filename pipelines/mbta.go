@@ -62,11 +62,11 @@ func init() {
 // after a worker restart; C++ stops after cpp.MaxConsecutiveTimeouts), and muJava mutants of loop conditions often do: the
 // limits of the evaluate job (10 s CPU) would make such mutants most of the run.
 // The slowest gold test of the shared TransCoder-test sample takes 0.43 s of CPU
-// (Python), so 1 s of CPU and 3 s of wall time leave room for the originals and
+// (Python), so 1 s of CPU and 2 s of wall time leave room for the originals and
 // their translations. --cpu-limit and --wall-limit override them.
 const (
 	MBTACPUTime  = time.Second
-	MBTAWallTime = 3 * time.Second
+	MBTAWallTime = 2 * time.Second
 )
 
 // MBTADefaults fills the per-test limits that are not set with MBTA's defaults.

@@ -84,7 +84,7 @@ func main() {
 		shards               = flag.Int("shards", 0, "shards problems and tables are spread over (default 4)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
-		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 3s for --job mbta)")
+		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 2s for --job mbta)")
 		mem                  = flag.Int64("memory-limit-mb", 0, "memory limit per program in MiB (default 1024)")
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")

@@ -41,6 +41,13 @@ type Batch struct {
 	Tests      []schemas.Test
 	Candidates []Candidate
 	Limits     sandbox.Limits
+	// StopAfterTimeouts, when > 0, marks a candidate's remaining tests as timeouts
+	// (unrun) after that many timeouts in a row, for callers to whom a timeout
+	// decides the candidate (MBTA: a mutant that hangs is anomalous, a translation
+	// that hangs is killed). The Java and Python engines always stop a candidate at
+	// its first timeout (its worker or its forked child is gone); the C++ engine goes
+	// on after a timeout unless this is set (default cpp.MaxConsecutiveTimeouts).
+	StopAfterTimeouts int
 }
 
 // TestResult is the outcome of one test of one candidate.

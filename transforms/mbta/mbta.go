@@ -441,7 +441,10 @@ func anomalous(r execute.Result) bool {
 }
 
 func (m *Runner) batch(p schemas.Problem, lang string) execute.Batch {
-	return execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: m.Limits}
+	// A timeout decides a variant (anomalous mutant, killed translation): its other
+	// tests need not run.
+	return execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: m.Limits,
+		StopAfterTimeouts: 1}
 }
 
 // run executes one batch; an engine failure turns every candidate into infra errors.

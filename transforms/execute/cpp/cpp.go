@@ -221,7 +221,7 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 	}
 	defer os.RemoveAll(work)
 	_ = os.Chmod(work, 0o755)
-	r := &batchRun{e: e, bi: bi, col: col, work: work, lim: b.Limits.WithDefaults(),
+	r := &batchRun{e: e, bi: bi, col: col, work: work, lim: b.Limits.WithDefaults(), stopAfter: b.StopAfterTimeouts,
 		noStart: map[int]string{}}
 	if len(idx) > 0 {
 		if err := r.build(ctx, idx); err != nil {
@@ -272,6 +272,8 @@ type batchRun struct {
 	n     int // programs compiled, for unique names
 	// noStart holds the candidates whose program, alone, did not start.
 	noStart map[int]string
+	// stopAfter is Batch.StopAfterTimeouts.
+	stopAfter int
 }
 
 func feed(col *execute.Collector, l execute.Line) {
@@ -487,7 +489,11 @@ func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, er
 		} else {
 			timeouts = 0
 		}
-		if timeouts >= MaxConsecutiveTimeouts && from < n {
+		maxTimeouts := MaxConsecutiveTimeouts
+		if r.stopAfter > 0 {
+			maxTimeouts = r.stopAfter
+		}
+		if timeouts >= maxTimeouts && from < n {
 			r.col.MarkRest(i, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
 			return true, nil
 		}

@@ -452,3 +452,27 @@ func corpora(t *testing.T) string {
 	}
 	return c
 }
+
+func TestStopAfterTimeouts(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
+		Tests:             tests("[6,2]", "[1,0]", "[9,3]"),
+		Limits:            sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: time.Second, MemoryBytes: 512 << 20},
+		StopAfterTimeouts: 1,
+		Candidates: []execute.Candidate{
+			{ID: "loop", Code: "int f(int a, int b) { volatile int x = 0; while (b == 0) x++; return a; }"},
+			{ID: "good", Code: "int f(int a, int b) { return a + b; }"},
+		}}
+	res := run(t, e, b)
+	got := []string{}
+	for _, tr := range res[0].Tests {
+		got = append(got, tr.Status)
+	}
+	if res[0].Status != schemas.StatusTimeout || strings.Join(got, ",") != "ok,timeout,timeout" ||
+		!strings.Contains(res[0].Tests[2].Error, "not run") {
+		t.Errorf("loop: %s %v (%q)", res[0].Status, got, res[0].Tests[2].Error)
+	}
+	if res[1].Status != schemas.StatusOK || res[1].Tests[2].Output != "12" {
+		t.Errorf("good: %+v", res[1])
+	}
+}
