@@ -20,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores OUTPUT_DIR_OR_URL")
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency OUTPUT_DIR_OR_URL")
 		os.Exit(2)
 	}
 	ctx := context.Background()
