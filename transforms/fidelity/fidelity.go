@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"regexp"
 	"strings"
 
 	"transmute/schemas"
@@ -151,6 +152,60 @@ func portError(t execute.TestResult) bool {
 	return false
 }
 
+// CausePartialRange marks a test that passes a count n smaller than an array's
+// length to a problem whose C++ gold works on the range [a, a+n) (sort(a, a + n),
+// min_element(a, a + n)...) where the other language's gold works on the whole array
+// (Arrays.sort(a), a.sort(), sorted(a), min(a)): the golds compute different things.
+const CausePartialRange = "partial_range"
+
+var cppRange = regexp.MustCompile(`\b(sort|stable_sort|min_element|max_element|accumulate|reverse|nth_element)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\+\s*\w+`)
+
+var javaRange = regexp.MustCompile(`Arrays\s*\.\s*(sort|fill)\s*\(\s*\w+\s*,\s*\w+\s*,`)
+
+// partialRange tells whether c (C++) restricts a library call to a prefix of an
+// array while o (Java or Python) does not, on a test whose arguments hold an array
+// longer than an integer argument that could be its count.
+func partialRange(c, o Gold, args string) bool {
+	if c.Lang != schemas.Cpp || o.Lang == schemas.Cpp {
+		return false
+	}
+	ranged := false
+	for _, m := range cppRange.FindAllStringSubmatch(c.Code, -1) {
+		if m[2] == m[3] {
+			ranged = true
+		}
+	}
+	if !ranged || cppRange.MatchString(o.Code) || javaRange.MatchString(o.Code) {
+		return false
+	}
+	var vals []any
+	d := json.NewDecoder(strings.NewReader(args))
+	d.UseNumber()
+	if d.Decode(&vals) != nil {
+		return false
+	}
+	longest := -1
+	var ints []int64
+	for _, v := range vals {
+		switch x := v.(type) {
+		case []any:
+			longest = max(longest, len(x))
+		case string:
+			longest = max(longest, len(x))
+		case json.Number:
+			if n, err := x.Int64(); err == nil {
+				ints = append(ints, n)
+			}
+		}
+	}
+	for _, n := range ints {
+		if n >= 0 && n < int64(longest) {
+			return true
+		}
+	}
+	return false
+}
+
 // Classify names the cause of one disagreement:
 //   - integer_overflow: the declared result is integral and one value lies outside the
 //     32-bit (int) or 64-bit (long) range, or wrapping one value to the declared width
@@ -161,6 +216,7 @@ func portError(t execute.TestResult) bool {
 //     function that uses floating point);
 //   - out_of_bounds: one side raised an index error, the other (C++, or Python
 //     with a negative index) returned or crashed;
+//   - partial_range: see partialRange;
 //   - gold_exception: one gold raises an exception of its own program (see
 //     portError) where the other returns a value;
 //   - other: anything else (a signed-modulo difference is established afterwards
@@ -168,6 +224,9 @@ func portError(t execute.TestResult) bool {
 func Classify(ret values.Type, argTypes []values.Type, args string, a, b Gold, ta, tb execute.TestResult) string {
 	if (portError(ta) && tb.Status == schemas.StatusOK) || (portError(tb) && ta.Status == schemas.StatusOK) {
 		return CauseGoldException
+	}
+	if partialRange(a, b, args) || partialRange(b, a, args) {
+		return CausePartialRange
 	}
 	if (boundsError(ta) && (tb.Status == schemas.StatusOK || b.Lang == schemas.Cpp)) ||
 		(boundsError(tb) && (ta.Status == schemas.StatusOK || a.Lang == schemas.Cpp)) {

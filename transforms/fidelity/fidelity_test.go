@@ -138,3 +138,24 @@ func TestGoldException(t *testing.T) {
 		t.Errorf("test 0 should be marked (gold_exception), got %v", dep)
 	}
 }
+
+func TestPartialRange(t *testing.T) {
+	p := schemas.Problem{ID: "P", Returns: "int", Params: []schemas.Param{{Name: "arr", Type: "int[]"}, {Name: "n", Type: "int"}},
+		Tests: []schemas.Test{{Index: 0, Args: "[[9,1,8,2],2]"}, {Index: 1, Args: "[[9,1,8,2],4]"}}}
+	java := gold("java", "17", "17")
+	java.Code = "static int f(int arr[], int n) { Arrays . sort ( arr ) ; return arr[n-1] + arr[n-2]; }"
+	cpp := gold("cpp", "10", "18")
+	cpp.Code = "int f(int arr[], int n) { sort ( arr, arr + n ); return arr[n-1] + arr[n-2]; }"
+	rows, _ := Compare("r", p, []Gold{java, cpp}, values.DefaultTolerance)
+	if rows[0].Cause != CausePartialRange {
+		t.Errorf("n=2 < 4 elements, C++ sorts a prefix: cause %q", rows[0].Cause)
+	}
+	if rows[1].Cause != CauseOther {
+		t.Errorf("n = length: the range is the whole array, cause %q, want other", rows[1].Cause)
+	}
+	ranged := java
+	ranged.Code = "static int f(int arr[], int n) { Arrays.sort(arr, 0, n); return arr[n-1] + arr[n-2]; }"
+	if rows, _ := Compare("r", p, []Gold{ranged, cpp}, values.DefaultTolerance); rows[0].Cause != CauseOther {
+		t.Errorf("both sort the prefix: cause %q, want other", rows[0].Cause)
+	}
+}
