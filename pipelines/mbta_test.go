@@ -271,3 +271,40 @@ func TestMBTAIdentityShared(t *testing.T) {
 	// identical programs were run once.
 	checkIdentity(t, out, []string{"java-java", "python-python", "cpp-cpp"})
 }
+
+// TestMBTALangDependent: on SUM_OF_SQUARES_FORMULA (bundled), tests 6 and 7 overflow
+// Java's int where Python's grows; MBTA compares the golds as the evaluate job does
+// and reports CA of the originals also without those two tests.
+func TestMBTALangDependent(t *testing.T) {
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "data/problems.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, `"SUM_OF_SQUARES_FORMULA"`) {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("SUM_OF_SQUARES_FORMULA not in data/problems.jsonl")
+	}
+	in := filepath.Join(t.TempDir(), "p.jsonl")
+	if err := os.WriteFile(in, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	runMBTA(t, Config{Run: "test", Output: out, Parallelism: 1, CPUTime: testCPU, WallTime: testWall,
+		Corpora: []string{"jsonl:" + in}, Translators: []string{"builtin:"}, Directions: "java-python"},
+		MBTAOptions{MaxTotal: 2, Seed: 1})
+	n := map[string]int64{}
+	for _, r := range read[schemas.ScoreRow](t, out, "scores") {
+		if r.Metric == "ca_overall" && r.Translator == "builtin" {
+			n[r.Subset] = r.N
+		}
+	}
+	if n[score.SubsetAll] == 0 || n[score.SubsetLangIndependent] != n[score.SubsetAll]-2 {
+		t.Errorf("CA of the originals over %v tests: want the two overflowing tests left out of %s", n, score.SubsetLangIndependent)
+	}
+}

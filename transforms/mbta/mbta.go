@@ -25,6 +25,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
+	"transmute/transforms/fidelity"
 	"transmute/transforms/mutate"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
@@ -314,6 +315,11 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	}
 	for _, lang := range sortedKeys(tgtLangs) {
 		b := m.batch(p, lang)
+		// The target language's gold, when it is not a source side: the fidelity check
+		// below compares it with the source's.
+		if f, ok := p.Function(lang); ok && sides[lang] == nil {
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name})
+		}
 		for _, x := range distinct {
 			if x.tgt != lang || x.tr.Status != schemas.TranslationOK {
 				continue
@@ -341,6 +347,13 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		}
 		out.Executions = append(out.Executions, executionRows(m.Run, p, x.tgt, "translation", x.translator, x.prog, x.variant, r, x.variant == "orig")...)
 	}
+
+	for _, lang := range schemas.Languages {
+		if r, ok := tgtResults[SourceID(lang)]; ok && sides[lang] == nil {
+			out.Executions = append(out.Executions, executionRows(m.Run, p, lang, "gold", "", SourceID(lang), "orig", r, true)...)
+		}
+	}
+	p.Tests = m.markLangDependent(p, sides, tgtResults)
 
 	// 4. Judge every mutant; CA rows for the original; funnels; one group per task.
 	mutantRows := map[string][]schemas.MutantResultRow{} // translator|src|tgt -> rows
@@ -542,4 +555,53 @@ func clip(s string, n int) string {
 // programKey identifies a program by its text: what the engines compile and call.
 func programKey(imports, code, entry string) string {
 	return imports + "\x00" + code + "\x00" + entry
+}
+
+// markLangDependent compares the golds of the languages involved (source sides and
+// target golds) test by test, as the evaluate job's fidelity stage does, and returns
+// the tests with those on which the golds disagree for a reason of the languages
+// (integer overflow, floating point, out-of-bounds reads, partial ranges...) marked
+// language-dependent, so that CA and pass rate are also reported without them. The
+// signed-modulo counterfactual of the evaluate job is not run here: such tests stay
+// unmarked.
+func (m *Runner) markLangDependent(p schemas.Problem, sides map[string]*srcSide, tgtResults map[string]execute.Result) []schemas.Test {
+	var golds []fidelity.Gold
+	for _, lang := range schemas.Languages {
+		f, ok := p.Function(lang)
+		if !ok {
+			continue
+		}
+		var r execute.Result
+		if side := sides[lang]; side != nil {
+			r, ok = side.results[SourceID(lang)]
+		} else {
+			r, ok = tgtResults[SourceID(lang)]
+		}
+		if !ok || r.Status == schemas.StatusCompileError || r.Status == schemas.StatusInfraError {
+			continue
+		}
+		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
+	}
+	var runnable []fidelity.Gold
+	for _, g := range golds {
+		if broken, _ := fidelity.Broken(g, golds); !broken {
+			runnable = append(runnable, g)
+		}
+	}
+	if len(runnable) < 2 {
+		return p.Tests
+	}
+	fid, _ := fidelity.Compare(m.Run, p, runnable, m.Tolerance)
+	dep := fidelity.Propagate(fid)
+	if len(dep) == 0 {
+		return p.Tests
+	}
+	tests := append([]schemas.Test(nil), p.Tests...)
+	for i := range tests {
+		if c, ok := dep[tests[i].Index]; ok {
+			tests[i].LangDependent = true
+			tests[i].DependCause = c
+		}
+	}
+	return tests
 }
