@@ -249,6 +249,11 @@ func describe(v any) string {
 	case json.Number:
 		return "a number"
 	case string:
+		switch v {
+		case "Infinity", "-Infinity", "NaN", "inf", "-inf", "nan":
+			// how the harnesses encode non-finite floats (Python's float('inf'))
+			return "a non-finite float (" + v.(string) + ")"
+		}
 		return "a string"
 	case []any:
 		return "an array"
