@@ -40,6 +40,10 @@ type MBTAOptions struct {
 	MaxTotal       int `json:"max_total"`
 	// Seed drives the sampling when a cap applies.
 	Seed int64 `json:"seed"`
+	// TimeFactor and TimeFloor set the mutants' per-test limits from the original's
+	// time (mbta.Runner.MutantTimeFactor); 0 keeps the fixed limits.
+	TimeFactor float64       `json:"time_factor"`
+	TimeFloor  time.Duration `json:"time_floor"`
 }
 
 func init() {
@@ -129,7 +133,8 @@ func (f *mbtaFn) Setup(ctx context.Context) error {
 	r := &mbta.Runner{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
 		Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
-			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed}}
+			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
+		MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
 	for _, spec := range f.Translators {
 		t, err := translate.Open(ctx, spec)
 		if err != nil {

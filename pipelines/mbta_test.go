@@ -308,3 +308,29 @@ func TestMBTALangDependent(t *testing.T) {
 		t.Errorf("CA of the originals over %v tests: want the two overflowing tests left out of %s", n, score.SubsetLangIndependent)
 	}
 }
+
+// TestMBTAMutantTimeFactor: with adaptive mutant limits (the original runs first), the
+// identity translator still kills nothing, and a mutant that loops is stopped at the
+// adaptive limit, far below the fixed one.
+func TestMBTAMutantTimeFactor(t *testing.T) {
+	root := repoRoot(t)
+	out := t.TempDir()
+	runMBTA(t, Config{Run: "test", Output: out, Parallelism: 2, Limit: 4, CPUTime: 2 * time.Second, WallTime: 4 * time.Second,
+		Corpora:     []string{"jsonl:" + filepath.Join(root, "data/problems.jsonl")},
+		Translators: []string{"identity:"}, Directions: "java-java,python-python,cpp-cpp"},
+		MBTAOptions{TimeFactor: 10, TimeFloor: 100 * time.Millisecond})
+	checkIdentity(t, out, []string{"java-java", "python-python", "cpp-cpp"})
+	timeouts := 0
+	for _, r := range read[schemas.ExecutionRow](t, out, "executions") {
+		if r.Role == "mutant" && r.TestStatus == schemas.StatusTimeout && r.TestIndex >= 0 {
+			timeouts++
+		}
+		if r.Role == "mutant" && r.TestStatus == schemas.StatusTimeout && r.WallMicros > 1_500_000 {
+			t.Errorf("mutant %s test %d timed out after %v µs wall: the adaptive limit should stop it well before the fixed 4 s",
+				r.ProgramID, r.TestIndex, r.WallMicros)
+		}
+	}
+	if timeouts == 0 {
+		t.Error("no mutant timed out: the check above saw nothing (pick problems with looping mutants)")
+	}
+}

@@ -94,6 +94,8 @@ func main() {
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
 		mutSeed              = flag.Int64("mutation-seed", 1, "mbta: seed of the sampling when a mutant cap applies")
+		mutTimeFactor        = flag.Float64("mutant-time-factor", 0, "mbta: per-test limit of mutants = factor × the original's slowest test + --mutant-time-floor (0: the fixed limits)")
+		mutTimeFloor         = flag.Duration("mutant-time-floor", 100*time.Millisecond, "mbta: constant added to the mutants' adaptive limit")
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
 	flag.Var(&translators, "translator", "translator spec, repeatable: recorded:PATH, identity:, builtin:")
@@ -184,7 +186,8 @@ func main() {
 				ops = append(ops, o)
 			}
 		}
-		pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed})
+		pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed,
+			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
 	} else if *job == "efficiency" {
 		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
 	} else {

@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
@@ -49,6 +50,38 @@ type Runner struct {
 	Tolerance   values.Tolerance
 	// Mutate selects operators, caps and the sampling seed.
 	Mutate mutate.Options
+	// MutantTimeFactor, when > 0, runs each source original first and gives its
+	// mutants a per-test CPU limit of MutantTimeFactor × the original's slowest test
+	// plus MutantTimeFloor (wall: twice that plus MutantTimeFloor), within Limits.
+	// A mutant that loops then costs a fraction of the fixed limit; a mutant slower
+	// than that becomes anomalous (a timeout), as in PIT's timeout factor. 0 keeps
+	// the fixed Limits for every mutant, as seed 000 does with its 3 s threshold.
+	MutantTimeFactor float64
+	MutantTimeFloor  time.Duration
+}
+
+// mutantLimits are the per-test limits of the mutants of an original whose run is r.
+func (m *Runner) mutantLimits(r execute.Result) (sandbox.Limits, bool) {
+	lim := m.Limits
+	if m.MutantTimeFactor <= 0 || r.Status != schemas.StatusOK || len(r.Tests) == 0 {
+		return lim, false
+	}
+	var slowest time.Duration
+	for _, t := range r.Tests {
+		if t.Status != schemas.StatusOK && t.Status != schemas.StatusRuntimeError {
+			return lim, false // the original itself timed out or failed: keep the fixed limits
+		}
+		slowest = max(slowest, t.CPUTime, t.WallTime)
+	}
+	floor := m.MutantTimeFloor
+	if floor <= 0 {
+		floor = 100 * time.Millisecond
+	}
+	full := lim.WithDefaults()
+	cpu := time.Duration(m.MutantTimeFactor*float64(slowest)) + floor
+	lim.CPUTime = min(cpu, full.CPUTime)
+	lim.WallTime = min(2*cpu+floor, full.WallTime)
+	return lim, true
 }
 
 // FunnelCounts is score.Funnel for one problem and key, with fixed-size fields
@@ -220,7 +253,20 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 			side.progOf[mu.ID] = id
 			b.Candidates = append(b.Candidates, execute.Candidate{ID: id, Code: mu.Code, Imports: f.Imports, Entry: f.Name})
 		}
-		side.results = m.run(ctx, p, b, &out, errRow)
+		if m.MutantTimeFactor > 0 && len(b.Candidates) > 1 {
+			// The original alone first; its time sets the mutants' limits.
+			orig := b
+			orig.Candidates = b.Candidates[:1]
+			side.results = m.run(ctx, p, orig, &out, errRow)
+			rest := b
+			rest.Candidates = b.Candidates[1:]
+			rest.Limits, _ = m.mutantLimits(side.results[SourceID(d.src)])
+			for id, r := range m.run(ctx, p, rest, &out, errRow) {
+				side.results[id] = r
+			}
+		} else {
+			side.results = m.run(ctx, p, b, &out, errRow)
+		}
 		for _, c := range b.Candidates {
 			role, variant, full := "mutant", c.ID[len(MutantProgramID(d.src, "")):], false
 			if c.ID == SourceID(d.src) {
