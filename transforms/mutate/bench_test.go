@@ -3,6 +3,7 @@
 package mutate
 
 import (
+	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -17,25 +18,32 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkGenerateJava mutates the Java gold functions of the shared
-// TransCoder-test sample, one function per iteration on one goroutine, and
-// reports valid (re-parsed) mutants per second of wall time and per second
-// of CPU time (the per-core rate, unaffected by other load on the machine).
+// BenchmarkGenerateJava mutates every Java gold function of the shared
+// TransCoder-test sample per iteration, on one goroutine, and reports valid
+// (re-parsed) mutants per second of CPU time (the per-core rate, unaffected by other
+// load on the machine) and per second of wall time, and the mutants per problem
+// beside seed 000's 75,082 mutants for 612 programs (122.7 per program).
 func BenchmarkGenerateJava(b *testing.B) {
 	recs := loadGold(b)
-	valid := 0
+	valid, functions := 0, 0
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ms, _, err := Generate("java", recs[i%len(recs)].Java, Options{})
-		if err != nil {
-			b.Fatal(err)
+		for _, r := range recs {
+			ms, _, err := Generate("java", r.Java, Options{})
+			if err != nil {
+				continue // a gold function that does not parse cleanly has no mutants
+			}
+			valid += len(ms)
+			functions++
 		}
-		valid += len(ms)
 	}
 	b.StopTimer()
 	cpu := cpuTime(b) - cpu0
-	b.ReportMetric(float64(valid)/b.Elapsed().Seconds(), "valid-mutants/s/core")
 	b.ReportMetric(float64(valid)/cpu.Seconds(), "valid-mutants/cpu-s")
-	b.ReportMetric(float64(valid)/float64(b.N), "mutants/op")
+	b.ReportMetric(float64(valid)/b.Elapsed().Seconds(), "valid-mutants/s")
+	perProblem := float64(valid) / float64(functions)
+	b.ReportMetric(perProblem, "mutants/problem")
+	fmt.Printf("BENCH mutate_java functions=%d valid_mutants=%d valid_mutants_per_cpu_s=%.0f target_per_core=2000 ratio_to_target=%.1f mutants_per_problem=%.1f paper_mutants_per_problem=%.1f\n",
+		functions/b.N, valid/b.N, float64(valid)/cpu.Seconds(), float64(valid)/cpu.Seconds()/2000, perProblem, 75082.0/612)
 }
