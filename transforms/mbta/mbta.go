@@ -283,15 +283,14 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	// out-of-bounds memory) from disagreeing with itself between two builds.
 	srcProg := map[string]map[string]string{} // lang -> program text -> program id
 	for lang, side := range sides {
-		m := map[string]string{programKey(side.fn.Imports, side.fn.Code, side.fn.Name): SourceID(lang)}
+		byText := map[string]string{programKey(side.fn.Imports, side.fn.Code, side.fn.Name): SourceID(lang)}
 		for _, mu := range side.mutants {
-			if id := side.progOf[mu.ID]; id != "" {
-				if _, ok := m[programKey(side.fn.Imports, mu.Code, side.fn.Name)]; !ok {
-					m[programKey(side.fn.Imports, mu.Code, side.fn.Name)] = id
-				}
+			k := programKey(side.fn.Imports, mu.Code, side.fn.Name)
+			if _, seen := byText[k]; !seen && side.progOf[mu.ID] != "" {
+				byText[k] = side.progOf[mu.ID]
 			}
 		}
-		srcProg[lang] = m
+		srcProg[lang] = byText
 	}
 
 	// 2. Translate the original and every non-anomalous mutant, once per distinct
