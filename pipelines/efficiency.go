@@ -28,7 +28,6 @@ import (
 	"transmute/transforms/execute"
 	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
-	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
@@ -265,41 +264,23 @@ type effCheckFn struct {
 	WorkDir     string
 	Progress    bool
 
-	ev      *evaluate.Evaluator
-	engines []execute.Engine
+	ev    *evaluate.Evaluator
+	tools *tools
 }
 
 func (f *effCheckFn) Setup(ctx context.Context) error {
-	ev := &evaluate.Evaluator{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
+	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	if err != nil {
+		return err
+	}
+	f.tools = t
+	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}}
-	for _, spec := range f.Translators {
-		t, err := translate.Open(ctx, spec)
-		if err != nil {
-			return fmt.Errorf("translator %q: %w", spec, err)
-		}
-		ev.Translators = append(ev.Translators, t)
-	}
-	for _, lang := range execute.Langs() {
-		e, err := execute.Open(lang, execute.Options{WorkDir: f.WorkDir})
-		if err != nil {
-			return fmt.Errorf("engine %s: %w", lang, err)
-		}
-		ev.Engines[lang] = e
-		f.engines = append(f.engines, e)
-	}
-	f.ev = ev
 	return nil
 }
 
 func (f *effCheckFn) Teardown() error {
-	for _, e := range f.engines {
-		e.Close()
-	}
-	if f.ev != nil {
-		for _, t := range f.ev.Translators {
-			t.Close()
-		}
-	}
+	f.tools.Close()
 	return nil
 }
 
@@ -312,39 +293,16 @@ var effChecked struct {
 func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*EfficiencyItem) bool,
 	emit func(int, EfficiencyProblem), emitErr func(schemas.ErrorRow)) {
 	effChecked.once.Do(func() { effChecked.start = time.Now() })
-	var batch []EfficiencyItem
-	var it EfficiencyItem
-	for items(&it) {
-		batch = append(batch, it)
-		it = EfficiencyItem{}
-	}
+	batch := collect(items)
 	effChecked.total.Add(int64(len(batch)))
 	type result struct {
 		p    EfficiencyProblem
 		errs []schemas.ErrorRow
 	}
-	work := make(chan EfficiencyItem)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for w := 0; w < max(f.Parallelism, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for item := range work {
-				out := f.ev.Evaluate(ctx, item.Item)
-				results <- result{checkedProblem(item, out), out.Errors}
-			}
-		}()
-	}
-	go func() {
-		for _, item := range batch {
-			work <- item
-		}
-		close(work)
-		wg.Wait()
-		close(results)
-	}()
-	for r := range results {
+	runPool(batch, f.Parallelism, func(item EfficiencyItem) result {
+		out := f.ev.Evaluate(ctx, item.Item)
+		return result{checkedProblem(item, out), out.Errors}
+	}, func(r result) {
 		d := effChecked.done.Add(1)
 		if f.Progress {
 			fmt.Fprintf(os.Stderr, "\r[transmute efficiency] default tests: %d/%d problems (%s)   ", d, effChecked.total.Load(),
@@ -354,7 +312,7 @@ func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*
 			emitErr(e)
 		}
 		emit(shard, r.p)
-	}
+	})
 }
 
 // checkedProblem keeps, for each task of item, the translators evaluated, whether

@@ -17,10 +17,8 @@ import (
 	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
-	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
@@ -170,42 +168,24 @@ type evaluateFn struct {
 	WorkDir     string
 	Progress    bool
 
-	ev      *evaluate.Evaluator
-	engines []execute.Engine
+	ev    *evaluate.Evaluator
+	tools *tools
 }
 
 func (f *evaluateFn) Setup(ctx context.Context) error {
-	ev := &evaluate.Evaluator{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
+	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	if err != nil {
+		return err
+	}
+	f.tools = t
+	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}}
-	for _, spec := range f.Translators {
-		t, err := translate.Open(ctx, spec)
-		if err != nil {
-			return fmt.Errorf("translator %q: %w", spec, err)
-		}
-		ev.Translators = append(ev.Translators, t)
-	}
-	for _, lang := range execute.Langs() {
-		e, err := execute.Open(lang, execute.Options{WorkDir: f.WorkDir})
-		if err != nil {
-			return fmt.Errorf("engine %s: %w", lang, err)
-		}
-		ev.Engines[lang] = e
-		f.engines = append(f.engines, e)
-	}
-	f.ev = ev
 	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }
 
 func (f *evaluateFn) Teardown() error {
-	for _, e := range f.engines {
-		e.Close()
-	}
-	if f.ev != nil {
-		for _, t := range f.ev.Translators {
-			t.Close()
-		}
-	}
+	f.tools.Close()
 	return nil
 }
 
@@ -215,35 +195,9 @@ var (
 )
 
 func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(evaluate.Output)) {
-	var batch []evaluate.Item
-	var it evaluate.Item
-	for items(&it) {
-		batch = append(batch, it)
-		it = evaluate.Item{}
-	}
+	batch := collect(items)
 	progress.total.Add(int64(len(batch)))
-	work := make(chan evaluate.Item)
-	results := make(chan evaluate.Output)
-	var wg sync.WaitGroup
-	for w := 0; w < max(f.Parallelism, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for item := range work {
-				results <- f.ev.Evaluate(ctx, item)
-			}
-		}()
-	}
-	go func() {
-		for _, item := range batch {
-			work <- item
-		}
-		close(work)
-		wg.Wait()
-		close(results)
-	}()
-	// Emit on this goroutine only: Beam emitters are not safe for concurrent use.
-	for out := range results {
+	runPool(batch, f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
 		problemsDone.Inc(ctx, 1)
 		programsRun.Inc(ctx, int64(len(out.Executions)))
 		d := progress.done.Add(1)
@@ -252,7 +206,7 @@ func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*
 				time.Since(progress.start).Round(time.Second))
 		}
 		emit(out)
-	}
+	})
 }
 
 func splitProblems(o evaluate.Output, emit func(schemas.Problem)) { emit(o.Problem) }

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -20,11 +19,9 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/execute"
 	"transmute/transforms/mbta"
 	"transmute/transforms/mutate"
 	"transmute/transforms/sandbox"
-	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
@@ -125,80 +122,36 @@ type mbtaFn struct {
 	Progress    bool
 	Options     MBTAOptions
 
-	runner  *mbta.Runner
-	engines []execute.Engine
+	runner *mbta.Runner
+	tools  *tools
 }
 
 func (f *mbtaFn) Setup(ctx context.Context) error {
-	r := &mbta.Runner{Run: f.Run, Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance,
+	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	if err != nil {
+		return err
+	}
+	f.tools = t
+	f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
 		Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
 			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
 		MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
-	for _, spec := range f.Translators {
-		t, err := translate.Open(ctx, spec)
-		if err != nil {
-			return fmt.Errorf("translator %q: %w", spec, err)
-		}
-		r.Translators = append(r.Translators, t)
-	}
-	for _, lang := range execute.Langs() {
-		e, err := execute.Open(lang, execute.Options{WorkDir: f.WorkDir})
-		if err != nil {
-			return fmt.Errorf("engine %s: %w", lang, err)
-		}
-		r.Engines[lang] = e
-		f.engines = append(f.engines, e)
-	}
-	f.runner = r
 	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }
 
 func (f *mbtaFn) Teardown() error {
-	for _, e := range f.engines {
-		e.Close()
-	}
-	if f.runner != nil {
-		for _, t := range f.runner.Translators {
-			t.Close()
-		}
-	}
+	f.tools.Close()
 	return nil
 }
 
 var mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
 
 func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(mbta.Output)) {
-	var batch []evaluate.Item
-	var it evaluate.Item
-	for items(&it) {
-		batch = append(batch, it)
-		it = evaluate.Item{}
-	}
+	batch := collect(items)
 	progress.total.Add(int64(len(batch)))
-	work := make(chan evaluate.Item)
-	results := make(chan mbta.Output)
-	var wg sync.WaitGroup
-	for w := 0; w < max(f.Parallelism, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for item := range work {
-				results <- f.runner.Evaluate(ctx, item)
-			}
-		}()
-	}
-	go func() {
-		for _, item := range batch {
-			work <- item
-		}
-		close(work)
-		wg.Wait()
-		close(results)
-	}()
-	// Emit on this goroutine only: Beam emitters are not safe for concurrent use.
-	for out := range results {
+	runPool(batch, f.Parallelism, func(it evaluate.Item) mbta.Output { return f.runner.Evaluate(ctx, it) }, func(out mbta.Output) {
 		problemsDone.Inc(ctx, 1)
 		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))
 		d := progress.done.Add(1)
@@ -207,7 +160,7 @@ func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*eval
 				time.Since(progress.start).Round(time.Second))
 		}
 		emit(out)
-	}
+	})
 }
 
 func splitMBTAVariants(o mbta.Output, emit func(schemas.VariantRow)) {

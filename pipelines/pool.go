@@ -1,0 +1,92 @@
+package pipelines
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"transmute/transforms/execute"
+	"transmute/transforms/translate"
+)
+
+// tools are what a DoFn that translates and executes opens in Setup and closes in
+// Teardown: the translators of its specs and one engine per language.
+type tools struct {
+	translators []translate.Translator
+	engines     map[string]execute.Engine
+}
+
+func openTools(ctx context.Context, specs []string, workDir string) (*tools, error) {
+	t := &tools{engines: map[string]execute.Engine{}}
+	for _, spec := range specs {
+		tr, err := translate.Open(ctx, spec)
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("translator %q: %w", spec, err)
+		}
+		t.translators = append(t.translators, tr)
+	}
+	for _, lang := range execute.Langs() {
+		e, err := execute.Open(lang, execute.Options{WorkDir: workDir})
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("engine %s: %w", lang, err)
+		}
+		t.engines[lang] = e
+	}
+	return t, nil
+}
+
+// Close closes the engines and the translators; a nil *tools is fine.
+func (t *tools) Close() {
+	if t == nil {
+		return
+	}
+	for _, e := range t.engines {
+		e.Close()
+	}
+	for _, tr := range t.translators {
+		tr.Close()
+	}
+}
+
+// runPool applies fn to every item with its own pool of workers (Prism runs a stage
+// as one bundle, so parallelism must come from inside the DoFn) and hands each result
+// to each on the calling goroutine: Beam emitters are not safe for concurrent use.
+func runPool[I, O any](items []I, workers int, fn func(I) O, each func(O)) {
+	work := make(chan I)
+	results := make(chan O)
+	var wg sync.WaitGroup
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for item := range work {
+				results <- fn(item)
+			}
+		}()
+	}
+	go func() {
+		for _, item := range items {
+			work <- item
+		}
+		close(work)
+		wg.Wait()
+		close(results)
+	}()
+	for out := range results {
+		each(out)
+	}
+}
+
+// collect reads a Beam iterator into a slice.
+func collect[T any](next func(*T) bool) []T {
+	var all []T
+	var it T
+	for next(&it) {
+		all = append(all, it)
+		var zero T
+		it = zero
+	}
+	return all
+}
