@@ -1,4 +1,5 @@
-// Package cpp is the C++ execution engine: one translation unit per batch.
+// Package cpp is the C++ execution engine: one translation unit per batch, or per
+// group of batches.
 //
 // Run generates one program for all candidates of a batch: each candidate in its own
 // namespace (c0, c1, ...) with `using namespace std;`, its #includes hoisted to the
@@ -6,11 +7,19 @@
 // to what the candidate takes (T*, vector<T>&, const vector<T>&, T**, int a[][N],
 // std::string&, char*, ...), and a main that runs one candidate's tests from a given
 // test on, printing the runner protocol (transforms/execute/protocol.go). harness.h
-// and <bits/stdc++.h> are precompiled once into the cache directory.
+// and <bits/stdc++.h> are precompiled once into the cache directory. RunAll does the
+// same for several batches of different problems at once (each problem's tests in
+// its own namespace th::p<j>): a unit costs about 0.75 s of compiler CPU plus a few
+// tens of milliseconds per candidate, so problems with a few translations each share
+// that fixed cost (execute.Coalesce groups a pipeline's concurrent batches).
 //
-// A program that does not compile is split: the candidates the compiler's messages
-// point at are set apart and the rest compiled again; a group that still fails is
-// halved. A candidate gets compile_error only when it fails to compile alone.
+// A program that does not compile is split: the candidates the compiler's error
+// lines point at are checked alone with -fsyntax-only (a third of a build's cost);
+// those that fail are compile errors, and the rest is built again; a group whose
+// messages point at no candidate (a link error) is halved. A candidate gets
+// compile_error only when it fails to compile alone. When more than a fifth of the
+// recent units held such a candidate (LLM translations), units are checked with
+// -fsyntax-only before they are built, which saves the failed build.
 //
 // The binary runs in the sandbox once per candidate; when it dies on test k (a signal,
 // a timeout), test k gets its status and the binary is started again from test k+1
@@ -30,6 +39,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,15 +77,19 @@ type Engine struct {
 	dir string // cache: harness.h and its .gch
 	pch bool   // the precompiled header is valid
 
-	mu    sync.Mutex // guards stats
+	mu    sync.Mutex // guards stats, units and failedUnits
 	stats Stats
+	// units and failedUnits count recent units of several candidates and those that
+	// held a candidate that does not compile (see syntaxFirst).
+	units, failedUnits int
 }
 
 // Stats counts the engine's work.
 type Stats struct {
-	Compiles int           // compiler runs for programs
-	Compile  time.Duration // time spent compiling
-	Runs     int           // sandboxed program runs
+	Compiles     int           // compiler runs for programs
+	SyntaxChecks int           // compiler runs with -fsyntax-only
+	Compile      time.Duration // time spent in the compiler (both kinds)
+	Runs         int           // sandboxed program runs
 }
 
 // New prepares the cache directory (opts.WorkDir, else transmute-cache-<uid> in the
@@ -185,7 +199,7 @@ func (e *Engine) Stats() Stats {
 // batch removes its own files.
 func (e *Engine) Close() error { return nil }
 
-// program is a compiled binary and the candidates it holds.
+// program is a compiled binary and the candidates (group indices) it holds.
 type program struct {
 	bin   string
 	cands []int
@@ -193,87 +207,130 @@ type program struct {
 
 // Run compiles the batch and runs every candidate on every test.
 func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, error) {
-	col := execute.NewCollector(b)
-	if len(b.Candidates) == 0 {
-		return col.Results, nil
-	}
-	bi, err := newBatchInfo(b.Params, b.Returns, b.Tests)
+	res, err := e.RunAll(ctx, []execute.Batch{b})
 	if err != nil {
-		// the problem itself cannot be run in C++: every candidate is an infra error
-		for i := range b.Candidates {
-			col.MarkRest(i, schemas.StatusInfraError, err.Error())
-		}
-		return col.Finish(schemas.StatusInfraError, err.Error()), nil
+		return nil, err
 	}
+	return res[0], nil
+}
+
+// batchState is one batch of a group run: its generated parts, its results and the
+// state of its candidates.
+type batchState struct {
+	b     execute.Batch
+	bi    *batchInfo
+	col   *execute.Collector
+	lim   sandbox.Limits
+	first int // group index of its candidate 0
+	// noStart holds the candidates whose program, alone, did not start.
+	noStart map[int]string
+}
+
+// RunAll runs several batches (of different problems) as one group: their candidates
+// share translation units, so the compiler's fixed cost (about 0.75 s of CPU per unit
+// against about 16 ms per extra candidate) is paid once for all of them. Every
+// candidate gets the result it gets in a batch of its own. It returns one slice of
+// results per batch, in order (execute.MultiEngine).
+func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execute.Result, error) {
+	gr := &group{}
+	r := &groupRun{e: e, gr: gr}
 	var idx []int
-	for i, c := range b.Candidates {
-		p := prepare(c.Imports, c.Code, c.Entry)
-		bi.prep = append(bi.prep, p)
-		if p.entry == "" {
-			feed(col, lineCompile(i, "no function definition found in the code"))
+	for j, b := range batches {
+		st := &batchState{b: b, col: execute.NewCollector(b), lim: b.Limits.WithDefaults(), first: len(gr.members),
+			noStart: map[int]string{}}
+		r.batches = append(r.batches, st)
+		bi, err := newBatchInfo(b.Params, b.Returns, b.Tests)
+		if err != nil {
+			// the problem itself cannot be run in C++: every candidate is an infra error
+			for i := range b.Candidates {
+				st.col.MarkRest(i, schemas.StatusInfraError, err.Error())
+			}
+			bi = &batchInfo{}
+			st.bi = bi
+			gr.batches = append(gr.batches, bi)
+			for i := range b.Candidates {
+				gr.members = append(gr.members, member{j, i})
+			}
 			continue
 		}
-		idx = append(idx, i)
+		st.bi = bi
+		gr.batches = append(gr.batches, bi)
+		for i, c := range b.Candidates {
+			p := prepare(c.Imports, c.Code, c.Entry)
+			bi.prep = append(bi.prep, p)
+			g := len(gr.members)
+			gr.members = append(gr.members, member{j, i})
+			if p.entry == "" {
+				feed(st.col, lineCompile(i, "no function definition found in the code"))
+				continue
+			}
+			idx = append(idx, g)
+		}
 	}
-	work, err := os.MkdirTemp(e.dir, "batch-")
-	if err != nil {
-		return nil, fmt.Errorf("cpp engine: %w", err)
-	}
-	defer os.RemoveAll(work)
-	_ = os.Chmod(work, 0o755)
-	r := &batchRun{e: e, bi: bi, col: col, work: work, lim: b.Limits.WithDefaults(), stopAfter: b.StopAfterTimeouts,
-		noStart: map[int]string{}}
+	out := make([][]execute.Result, len(batches))
 	if len(idx) > 0 {
+		work, err := os.MkdirTemp(e.dir, "batch-")
+		if err != nil {
+			return nil, fmt.Errorf("cpp engine: %w", err)
+		}
+		defer os.RemoveAll(work)
+		_ = os.Chmod(work, 0o755)
+		r.work = work
 		if err := r.build(ctx, idx); err != nil {
 			return nil, err
 		}
-	}
-	// r.progs grows when a program that does not start is split.
-	for k := 0; k < len(r.progs); k++ {
-		p := r.progs[k]
-		for pos, i := range p.cands {
-			started, err := r.runCandidate(ctx, p, i)
-			if err != nil {
-				return nil, err
-			}
-			if started {
-				continue
-			}
-			if len(p.cands) == 1 {
+		// r.progs grows when a program that does not start is split.
+		for k := 0; k < len(r.progs); k++ {
+			p := r.progs[k]
+			for pos, g := range p.cands {
+				started, err := r.runCandidate(ctx, p, g)
+				if err != nil {
+					return nil, err
+				}
+				if started {
+					continue
+				}
+				if len(p.cands) == 1 {
+					break
+				}
+				// The program did not start: a static initializer of some candidate, or
+				// the candidates' static data together, is too much. Split the rest.
+				left := p.cands[pos:]
+				h := len(left) / 2
+				if err := r.build(ctx, left[:h]); err != nil {
+					return nil, err
+				}
+				if err := r.build(ctx, left[h:]); err != nil {
+					return nil, err
+				}
 				break
 			}
-			// The program did not start: a static initializer of some candidate, or
-			// the candidates' static data together, is too much. Split the rest.
-			left := p.cands[pos:]
-			h := len(left) / 2
-			if err := r.build(ctx, left[:h]); err != nil {
-				return nil, err
-			}
-			if err := r.build(ctx, left[h:]); err != nil {
-				return nil, err
-			}
-			break
 		}
 	}
-	res := col.Finish(schemas.StatusInfraError, "not run")
-	for i, msg := range r.noStart {
-		res[i].Status, res[i].Detail = schemas.StatusRuntimeError, msg
+	for j, st := range r.batches {
+		res := st.col.Finish(schemas.StatusInfraError, "not run")
+		for i, msg := range st.noStart {
+			res[i].Status, res[i].Detail = schemas.StatusRuntimeError, msg
+		}
+		out[j] = res
 	}
-	return res, nil
+	return out, nil
 }
 
-type batchRun struct {
-	e     *Engine
-	bi    *batchInfo
-	col   *execute.Collector
-	work  string
-	lim   sandbox.Limits
-	progs []program
-	n     int // programs compiled, for unique names
-	// noStart holds the candidates whose program, alone, did not start.
-	noStart map[int]string
-	// stopAfter is Batch.StopAfterTimeouts.
-	stopAfter int
+// groupRun is one RunAll: the group's batches, its compiled programs and its work dir.
+type groupRun struct {
+	e       *Engine
+	gr      *group
+	batches []*batchState
+	work    string
+	progs   []program
+	n       int // programs compiled, for unique names
+}
+
+// of returns the batch and the batch's candidate index of group index g.
+func (r *groupRun) of(g int) (*batchState, int) {
+	m := r.gr.members[g]
+	return r.batches[m.j], m.i
 }
 
 func feed(col *execute.Collector, l execute.Line) {
@@ -286,21 +343,28 @@ func lineCompile(c int, msg string) execute.Line {
 }
 
 // compile builds a program of the candidates idx; it returns the binary's path, or ""
-// and the compiler's output.
-func (r *batchRun) compile(ctx context.Context, idx []int) (string, string, unit, error) {
+// and the compiler's output. With syntaxOnly it only checks the unit (-fsyntax-only:
+// parsing, types and template instantiation, about a third of a build's cost, but not
+// the link) and returns "ok" for a unit that passes.
+func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (string, string, unit, error) {
 	r.n++
 	dir := filepath.Join(r.work, "p"+strconv.Itoa(r.n))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", "", unit{}, err
 	}
 	_ = os.Chmod(dir, 0o755)
-	u := generate(r.bi, idx)
+	u := generate(r.gr, idx)
 	src := filepath.Join(dir, "tu.cpp")
 	if err := os.WriteFile(src, u.src, 0o644); err != nil {
 		return "", "", unit{}, err
 	}
 	bin := filepath.Join(dir, "prog")
-	args := append(append([]string{}, Flags...), "-w", "-fmax-errors=200", "-I", r.e.dir, "-o", bin, src)
+	args := append(append([]string{}, Flags...), "-w", "-fmax-errors=200", "-I", r.e.dir)
+	if syntaxOnly {
+		args = append(args, "-fsyntax-only", src)
+	} else {
+		args = append(args, "-o", bin, src)
+	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, r.e.cxx, args...)
@@ -309,9 +373,14 @@ func (r *batchRun) compile(ctx context.Context, idx []int) (string, string, unit
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	r.e.mu.Lock()
-	r.e.stats.Compiles++
+	if syntaxOnly {
+		r.e.stats.SyntaxChecks++
+	} else {
+		r.e.stats.Compiles++
+	}
 	r.e.stats.Compile += time.Since(start)
 	r.e.mu.Unlock()
+
 	if ctx.Err() != nil {
 		return "", "", u, ctx.Err()
 	}
@@ -322,22 +391,87 @@ func (r *batchRun) compile(ctx context.Context, idx []int) (string, string, unit
 		}
 		return "", msg, u, nil
 	}
+	if syntaxOnly {
+		return "ok", "", u, nil
+	}
 	_ = os.Chmod(bin, 0o755)
 	return bin, "", u, nil
 }
 
+// syntaxFirst tells whether units should be checked with -fsyntax-only before they
+// are built: when more than a fifth of the recent units held a candidate that does
+// not compile (LLM translations: about one in ten does not, so nearly every unit of
+// 48), finding those candidates by a check costs less than a failed build and a
+// second build. Mutants, which nearly always compile, skip the check.
+func (e *Engine) syntaxFirst() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.units >= 3 && e.failedUnits*5 > e.units
+}
+
+// noteUnit records whether a unit built from several candidates held one that does
+// not compile, decaying older units so the choice follows the current workload.
+func (e *Engine) noteUnit(failed bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.units >= 20 {
+		e.units, e.failedUnits = e.units/2, e.failedUnits/2
+	}
+	e.units++
+	if failed {
+		e.failedUnits++
+	}
+}
+
 // build compiles idx, setting apart the candidates that do not compile.
-func (r *batchRun) build(ctx context.Context, idx []int) error {
-	bin, msg, u, err := r.compile(ctx, idx)
+func (r *groupRun) build(ctx context.Context, idx []int) error {
+	return r.buildUnit(ctx, idx, true)
+}
+
+func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
+	failed := false
+	if len(idx) > 1 && top && r.e.syntaxFirst() {
+		ok, msg, u, err := r.compile(ctx, idx, true)
+		if err != nil {
+			return err
+		}
+		if ok == "" {
+			failed = true
+			sus := suspects(msg, u)
+			var bad, rest []int
+			for _, g := range idx {
+				if sus[g] {
+					bad = append(bad, g)
+				} else {
+					rest = append(rest, g)
+				}
+			}
+			passed, err := r.setApart(ctx, bad)
+			if err != nil {
+				return err
+			}
+			idx = append(rest, passed...)
+			sortInts(idx)
+			if len(idx) == 0 {
+				r.e.noteUnit(true)
+				return nil
+			}
+		}
+	}
+	bin, msg, u, err := r.compile(ctx, idx, false)
 	if err != nil {
 		return err
+	}
+	if top && len(idx) > 1 {
+		r.e.noteUnit(failed || bin == "")
 	}
 	if bin != "" {
 		r.progs = append(r.progs, program{bin: bin, cands: idx})
 		return nil
 	}
 	if len(idx) == 1 {
-		feed(r.col, lineCompile(idx[0], trimMsg(msg)))
+		st, i := r.of(idx[0])
+		feed(st.col, lineCompile(i, trimMsg(msg)))
 		return nil
 	}
 	sus := suspects(msg, u)
@@ -352,24 +486,50 @@ func (r *batchRun) build(ctx context.Context, idx []int) error {
 	if len(bad) == 0 || len(rest) == 0 {
 		// the messages do not say: halve
 		h := len(idx) / 2
-		if err := r.build(ctx, idx[:h]); err != nil {
+		if err := r.buildUnit(ctx, idx[:h], false); err != nil {
 			return err
 		}
-		return r.build(ctx, idx[h:])
+		return r.buildUnit(ctx, idx[h:], false)
 	}
-	if err := r.build(ctx, rest); err != nil {
+	// The suspects that fail a syntax check alone are compile errors; those that
+	// pass (an error only together with others, or at link time) are built alone.
+	passed, err := r.setApart(ctx, bad)
+	if err != nil {
 		return err
 	}
-	if len(bad) <= 4 {
-		for _, i := range bad {
-			if err := r.build(ctx, []int{i}); err != nil {
-				return err
-			}
-		}
-		return nil
+
+	if err := r.buildUnit(ctx, rest, false); err != nil {
+		return err
 	}
-	return r.build(ctx, bad)
+	for _, g := range passed {
+		if err := r.buildUnit(ctx, []int{g}, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// setApart checks each candidate alone with -fsyntax-only: one that fails gets
+// compile_error with the compiler's message (it would fail a build alone too); the
+// others are returned.
+func (r *groupRun) setApart(ctx context.Context, cands []int) ([]int, error) {
+	var passed []int
+	for _, g := range cands {
+		ok, msg, _, err := r.compile(ctx, []int{g}, true)
+		if err != nil {
+			return nil, err
+		}
+		if ok != "" {
+			passed = append(passed, g)
+			continue
+		}
+		st, i := r.of(g)
+		feed(st.col, lineCompile(i, trimMsg(msg)))
+	}
+	return passed, nil
+}
+
+func sortInts(a []int) { sort.Ints(a) }
 
 // suspects returns the candidates whose lines the compiler's messages mention.
 func suspects(msg string, u unit) map[int]bool {
@@ -399,21 +559,22 @@ func trimMsg(s string) string {
 // after the test it died on. It returns false when the program did not start and p
 // holds other candidates (the caller splits p); a program of one candidate that does
 // not start makes the candidate's tests runtime errors.
-func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, error) {
-	n := r.bi.ntests
-	feed(r.col, execute.Line{C: i, Compile: "ok"})
-	wall, cpu := r.lim.WallTime, r.lim.CPUTime
-	stack := min(int64(stackSize), r.lim.MemoryBytes/4)
+func (r *groupRun) runCandidate(ctx context.Context, p program, g int) (bool, error) {
+	st, i := r.of(g)
+	n := st.bi.ntests
+	feed(st.col, execute.Line{C: i, Compile: "ok"})
+	wall, cpu := st.lim.WallTime, st.lim.CPUTime
+	stack := min(int64(stackSize), st.lim.MemoryBytes/4)
 	from, timeouts := 0, 0
 	for from < n {
 		left := time.Duration(n - from)
-		lim := r.lim
+		lim := st.lim
 		lim.CPUTime = cpu*left + time.Second
 		lim.WallTime = (wall+500*time.Millisecond)*left + 2*time.Second
-		lim.MemoryBytes = r.lim.MemoryBytes + stack // the test thread's stack is extra
+		lim.MemoryBytes = st.lim.MemoryBytes + stack // the test thread's stack is extra
 		spec := sandbox.Spec{
 			Path: p.bin,
-			Args: []string{strconv.Itoa(i), strconv.Itoa(from),
+			Args: []string{strconv.Itoa(g), strconv.Itoa(from),
 				strconv.FormatFloat(wall.Seconds(), 'f', 3, 64),
 				strconv.FormatFloat(cpu.Seconds(), 'f', 3, 64),
 				strconv.FormatInt(stack, 10)},
@@ -442,7 +603,7 @@ func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, er
 			if len(p.cands) > 1 && from == 0 {
 				return false, nil // maybe the program cannot be executed: split it
 			}
-			r.col.MarkRest(i, schemas.StatusInfraError, "sandbox: "+err.Error())
+			st.col.MarkRest(i, schemas.StatusInfraError, "sandbox: "+err.Error())
 			return true, nil
 		}
 		ready, done := false, false
@@ -460,7 +621,7 @@ func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, er
 			if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &h) != nil || h.C != i {
 				continue
 			}
-			r.col.Feed(line)
+			st.col.Feed(line)
 			if h.Done {
 				done = true
 			}
@@ -476,12 +637,12 @@ func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, er
 				return false, nil
 			}
 			msg := "the program did not start: " + describe(o)
-			r.col.MarkRest(i, schemas.StatusRuntimeError, msg)
-			r.noStart[i] = msg
+			st.col.MarkRest(i, schemas.StatusRuntimeError, msg)
+			st.noStart[i] = msg
 			return true, nil
 		}
 		status, msg := deathStatus(o)
-		feed(r.col, execute.Line{C: i, T: &next, S: status, E: msg,
+		feed(st.col, execute.Line{C: i, T: &next, S: status, E: msg,
 			WallNs: int64(min(o.WallTime, wall)), CPUNs: int64(min(o.CPUTime, cpu))})
 		from = next + 1
 		if status == schemas.StatusTimeout {
@@ -490,11 +651,11 @@ func (r *batchRun) runCandidate(ctx context.Context, p program, i int) (bool, er
 			timeouts = 0
 		}
 		maxTimeouts := MaxConsecutiveTimeouts
-		if r.stopAfter > 0 {
-			maxTimeouts = r.stopAfter
+		if st.b.StopAfterTimeouts > 0 {
+			maxTimeouts = st.b.StopAfterTimeouts
 		}
 		if timeouts >= maxTimeouts && from < n {
-			r.col.MarkRest(i, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
+			st.col.MarkRest(i, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
 			return true, nil
 		}
 	}

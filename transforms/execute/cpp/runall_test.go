@@ -1,0 +1,152 @@
+package cpp
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+)
+
+// TestRunAllMatchesAlone runs batches of different problems (signatures, a void
+// function, a candidate that does not compile, one that loops, one with a bad
+// problem type) as one group and checks that every candidate gets exactly the result
+// it gets when its batch runs alone.
+func TestRunAllMatchesAlone(t *testing.T) {
+	for _, syntaxFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("syntaxFirst=%v", syntaxFirst), func(t *testing.T) { testRunAll(t, syntaxFirst) })
+	}
+}
+
+// setHistory makes the engine check units with -fsyntax-only first, or not.
+func setHistory(e *Engine, syntaxFirst bool) {
+	e.mu.Lock()
+	e.units, e.failedUnits = 10, 0
+	if syntaxFirst {
+		e.failedUnits = 10
+	}
+	e.mu.Unlock()
+}
+
+func testRunAll(t *testing.T, syntaxFirst bool) {
+	e := newEngine(t)
+	lim := sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second}
+	batches := []execute.Batch{
+		{ProblemID: "sum", Lang: "cpp", Params: params("int[]", "int"), Returns: "int", Tests: tests("[[1,2,3],3]", "[[5],1]", "[[],0]"),
+			Candidates: []execute.Candidate{
+				{ID: "gold", Code: "int f(int a[], int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }"},
+				{ID: "vec", Code: "#include <numeric>\nint f(vector<int>& a, int n) { return accumulate(a.begin(), a.begin() + n, 0); }"},
+				{ID: "broken", Code: "int f(int a[], int n) { return undefined_thing(a, n); }"},
+				{ID: "throws", Code: "int f(int a[], int n) { if (n == 1) throw std::runtime_error(\"one\"); return n; }"},
+			}},
+		{ProblemID: "rev", Lang: "cpp", Params: params("char[]"), Returns: "void", Tests: tests(`[["a","b","c"]]`, `[["x"]]`),
+			Candidates: []execute.Candidate{
+				{ID: "gold", Code: "void f(char s[]) { int n = strlen(s); reverse(s, s + n); }"},
+				{ID: "loop", Code: "void f(char s[]) { while (true) { s[0]++; } }"},
+			}},
+		{ProblemID: "str", Lang: "cpp", Params: params("string", "double"), Returns: "string", Tests: tests(`["ab",1.5]`, `["",2]`),
+			Candidates: []execute.Candidate{
+				{ID: "gold", Code: "#define TIMES 2\nstring f(string s, double d) { string r; for (int i = 0; i < TIMES; i++) r += s; return r + to_string((int)d); }"},
+				{ID: "nofn", Code: "// nothing here"},
+			}},
+		{ProblemID: "badtype", Lang: "cpp", Params: params("int[][][]"), Returns: "int", Tests: tests("[[[[1]]]]"),
+			Candidates: []execute.Candidate{{ID: "gold", Code: "int f(int*** a) { return 1; }"}}},
+	}
+	for i := range batches {
+		batches[i].Limits = lim
+		batches[i].StopAfterTimeouts = 1
+	}
+	setHistory(e, syntaxFirst)
+	before := e.Stats()
+	all, err := e.RunAll(context.Background(), batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groupCompiles := e.Stats().Compiles - before.Compiles
+	if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; syntaxFirst && checks < 2 || !syntaxFirst && checks > 1 {
+		// with the check first: the unit, then the broken candidate alone; without:
+		// the broken candidate alone after the failed build
+		t.Errorf("%d syntax checks", checks)
+	}
+	if len(all) != len(batches) {
+		t.Fatalf("%d result sets for %d batches", len(all), len(batches))
+	}
+	aloneCompiles := 0
+	for j, b := range batches {
+		before := e.Stats().Compiles
+		alone := run(t, e, b)
+		aloneCompiles += e.Stats().Compiles - before
+		if len(all[j]) != len(alone) {
+			t.Fatalf("%s: %d results grouped, %d alone", b.ProblemID, len(all[j]), len(alone))
+		}
+		for i := range alone {
+			if d := diffResult(all[j][i], alone[i]); d != "" {
+				t.Errorf("%s/%s: grouped and alone differ: %s", b.ProblemID, alone[i].CandidateID, d)
+			}
+		}
+	}
+	// spot checks, so that equality is not equality of two wrong answers
+	want := map[string]string{"sum/gold": "ok", "sum/vec": "ok", "sum/broken": "compile_error", "sum/throws": "ok",
+		"rev/gold": "ok", "rev/loop": "timeout", "str/gold": "ok", "str/nofn": "compile_error", "badtype/gold": "infra_error"}
+	for j, b := range batches {
+		for _, r := range all[j] {
+			if w := want[b.ProblemID+"/"+r.CandidateID]; r.Status != w {
+				t.Errorf("%s/%s: status %s (%s), want %s", b.ProblemID, r.CandidateID, r.Status, r.Detail, w)
+			}
+		}
+	}
+	if got := all[0][1].Tests[0].Output; got != "6" {
+		t.Errorf("sum/vec test 0 = %q, want 6", got)
+	}
+	if got := all[0][3].Tests[1]; got.Status != schemas.StatusRuntimeError {
+		t.Errorf("sum/throws test 1 = %+v, want runtime_error", got)
+	}
+	if got := all[1][0].Tests[0].Output; got != `[["c","b","a"]]` {
+		t.Errorf("rev/gold test 0 = %q", got)
+	}
+	if got := all[2][0].Tests[0].Output; got != `"abab1"` {
+		t.Errorf("str/gold test 0 = %q", got)
+	}
+	t.Logf("compiles: %d grouped, %d alone", groupCompiles, aloneCompiles)
+	if groupCompiles >= aloneCompiles {
+		t.Errorf("grouping compiled %d programs, alone %d: it should share translation units", groupCompiles, aloneCompiles)
+	}
+}
+
+func diffResult(a, b execute.Result) string {
+	if a.CandidateID != b.CandidateID || a.Status != b.Status {
+		return fmt.Sprintf("%s %s vs %s %s", a.CandidateID, a.Status, b.CandidateID, b.Status)
+	}
+	if len(a.Tests) != len(b.Tests) {
+		return fmt.Sprintf("%d tests vs %d", len(a.Tests), len(b.Tests))
+	}
+	for i := range a.Tests {
+		x, y := a.Tests[i], b.Tests[i]
+		if x.Index != y.Index || x.Status != y.Status || x.Output != y.Output {
+			return fmt.Sprintf("test %d: %s %q vs %s %q", i, x.Status, x.Output, y.Status, y.Output)
+		}
+	}
+	return ""
+}
+
+// TestSuspectsIgnoreNotes: an error in one candidate whose note suggests another
+// candidate's function of the same name must not make the other a suspect; an error
+// inside harness.h counts for the unit line it was instantiated from.
+func TestSuspectsIgnoreNotes(t *testing.T) {
+	u := unit{spans: map[int][]span{0: {{10, 20}}, 1: {{20, 30}}, 2: {{30, 40}}, 3: {{40, 50}}}}
+	msg := `tu.cpp: In function 'void call_1(th::p0::Args&, std::string&)':
+tu.cpp:25:19: error: 'encrypt' is not a member of 'c1'
+tu.cpp:25:19: note: suggested alternatives:
+tu.cpp:12:8: note:   'c0::encrypt'
+In file included from tu.cpp:1:
+harness.h:150:3: error: no match for 'operator+='
+tu.cpp:44:5:   required from here
+`
+	got := suspects(msg, u)
+	if !got[1] || !got[3] || got[0] || got[2] || len(got) != 2 {
+		t.Errorf("suspects = %v, want {1, 3}", got)
+	}
+}
