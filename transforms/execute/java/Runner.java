@@ -12,6 +12,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -40,10 +41,17 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * Transmute's Java worker. It reads one job (JSON) on stdin: the parameter and return
- * types, the tests' arguments and the candidates; compiles every candidate in memory
- * as its own class, loads each in its own class loader, runs the tests, and prints the
- * runner protocol (one JSON object a line) on stdout. See transforms/execute/protocol.go.
+ * Transmute's Java worker. It serves jobs, one a line of JSON on stdin, until stdin
+ * ends: a job holds the parameter and return types, the tests' arguments and the
+ * candidates. For each job it compiles every candidate in memory as its own class,
+ * loads each in its own class loader, runs the tests and prints the runner protocol
+ * (one JSON object a line) on stdout, then a line "#end" ("#end retire" when this JVM
+ * is no longer fit to serve another job: a candidate's thread still runs, global state
+ * was changed...; it then exits). See transforms/execute/protocol.go.
+ *
+ * The compiler (and its file manager) stays loaded and warm across jobs; everything a
+ * job creates (class loaders, compiled classes, output sink, the thread running the
+ * candidates) is created afresh for it.
  */
 public final class Runner {
     // Candidates live in the unnamed package, in their own class loaders: they cannot
@@ -51,42 +59,201 @@ public final class Runner {
     private static PrintStream proto;
     private static volatile boolean inCandidate;
     private static volatile boolean allowExit;
+    private static boolean started;
+    private static Thread mainThread;
+    private static volatile Thread jobThread;
+
+    // the real stdin (jobs) and stderr (the runner's own failures); candidates see an
+    // empty System.in and a counting sink as System.out and System.err
+    private static InputStream jobsIn;
+    private static PrintStream realErr;
 
     // what the runner thread is doing, for the CPU watchdog
     private static volatile boolean testing;
     private static volatile int curC, curT;
     private static volatile long cpu0;
-    private static long runnerTid;
-    private static long cpuLimitNs;
+    private static volatile long runnerTid;
+    private static volatile long cpuLimitNs;
+    private static volatile long watchdogBeat;
+    private static volatile Thread watchdog;
+    private static ThreadMXBean tmx;
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    // the job's state that says the JVM is unfit for another job (an error that may
+    // have left a JDK class half-initialized)
+    private static volatile String unfit;
+
+    // the state every job starts from, taken at start-up
+    private static Locale locale0, localeDisplay0, localeFormat0;
+    private static TimeZone tz0;
+    private static SecurityManager guard;
+
+    // the compiler, kept warm across jobs
+    private static JavaCompiler compiler;
+    private static StandardJavaFileManager stdFM;
+    private static MemFM pooledFM;
+    private static final com.sun.tools.javac.api.JavacTaskPool TASKS = new com.sun.tools.javac.api.JavacTaskPool(1);
 
     static final String COMMON_IMPORTS = "import java.util.*;\nimport java.util.stream.*;\n"
             + "import java.util.function.*;\nimport java.lang.*;\nimport java.io.*;\nimport java.math.*;\n"
             + "import javafx.util.Pair;\n";
 
     public static void main(String[] argv) throws Exception {
+        synchronized (Runner.class) {
+            // a candidate may name this class: it must not start a second loop
+            if (started) throw new IllegalStateException("the runner is already running");
+            started = true;
+        }
+        mainThread = Thread.currentThread();
         proto = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "UTF-8");
-        byte[] in = System.in.readAllBytes();
+        realErr = System.err;
+        jobsIn = System.in;
         System.setIn(new ByteArrayInputStream(new byte[0]));
-        Map<String, Object> job = asMap(new Json(new String(in, StandardCharsets.UTF_8)).top());
+        locale0 = Locale.getDefault();
+        localeDisplay0 = Locale.getDefault(Locale.Category.DISPLAY);
+        localeFormat0 = Locale.getDefault(Locale.Category.FORMAT);
+        tz0 = TimeZone.getDefault();
+        tmx = ManagementFactory.getThreadMXBean();
+        // the Guard restricts candidates only (see guarded) and refuses to be replaced:
+        // the compiler of later jobs runs under it unhindered
+        System.setSecurityManager(new Guard());
+        guard = System.getSecurityManager();
+        startWatchdog();
+
+        while (true) {
+            byte[] line = readLine(jobsIn);
+            if (line == null) break;
+            if (isBlank(line)) continue;
+            String why = runJob(line);
+            if (why != null) {
+                emit("#end retire " + why.replace('\n', ' '));
+                quit(0);
+            }
+            emit("#end");
+        }
+        quit(0);
+    }
+
+    /** Ends the JVM without running shutdown hooks (a candidate may have added some). */
+    static void quit(int status) {
+        proto.flush();
+        realErr.flush();
+        allowExit = true;
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** Reads one line (without its newline) of raw bytes, or null at the end of input. */
+    static byte[] readLine(InputStream in) throws java.io.IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream(1 << 16);
+        while (true) {
+            int c = in.read();
+            if (c < 0) return b.size() == 0 ? null : b.toByteArray();
+            if (c == '\n') return b.toByteArray();
+            b.write(c);
+        }
+    }
+
+    static boolean isBlank(byte[] b) {
+        for (byte x : b) if (x != ' ' && x != '\t' && x != '\r') return false;
+        return true;
+    }
+
+    /**
+     * Runs one job on a fresh thread and returns null when the JVM may serve another
+     * job, else why not. A failure of the runner itself ends the JVM (exit code 3).
+     */
+    static String runJob(byte[] line) throws Exception {
+        Map<String, Object> job = asMap(new Json(new String(line, StandardCharsets.UTF_8)).top());
         long stack = job.containsKey("stack") ? num(job.get("stack")).longValue() : 256L << 20;
+        long outCap = job.containsKey("out_cap") ? num(job.get("out_cap")).longValue() : 1 << 20;
+        long retireCpu = job.containsKey("retire_cpu_ns") ? num(job.get("retire_cpu_ns")).longValue() : 0;
+
+        // the state of a fresh JVM, as the first job saw it
+        unfit = null;
+        testing = false;
+        inCandidate = false;
+        Sink sink = new Sink(outCap);
+        PrintStream ps = new PrintStream(sink, true, "UTF-8");
+        System.setOut(ps);
+        System.setErr(ps);
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+        Locale.setDefault(locale0);
+        Locale.setDefault(Locale.Category.DISPLAY, localeDisplay0);
+        Locale.setDefault(Locale.Category.FORMAT, localeFormat0);
+        Set<Thread> threads0 = liveThreads();
+        Properties props = System.getProperties();
+        Map<Object, Object> props0 = new HashMap<>(props);
+        Thread.UncaughtExceptionHandler handler0 = Thread.getDefaultUncaughtExceptionHandler();
+
         Throwable[] fail = new Throwable[1];
         Thread t = new Thread(null, () -> {
             try {
-                run(job);
+                run(job, sink);
             } catch (Throwable e) {
                 fail[0] = e;
             }
         }, "transmute-runner", stack);
+        jobThread = t;
         t.start();
         t.join();
+        testing = false;
+        inCandidate = false;
         proto.flush();
-        allowExit = true;
         if (fail[0] != null) {
-            fail[0].printStackTrace();
-            System.exit(3);
+            fail[0].printStackTrace(realErr);
+            quit(3);
         }
-        System.exit(0);
+
+        // is this JVM still as a fresh one would be?
+        if (unfit != null) return unfit;
+        if (System.getSecurityManager() != guard) return "the security manager was replaced";
+        if (System.getProperties() != props || !props0.equals(new HashMap<>(System.getProperties()))) {
+            return "a system property was changed";
+        }
+        TimeZone tz = TimeZone.getDefault();
+        if (!tz.getID().equals(tz0.getID()) || !tz.hasSameRules(tz0)) return "the default time zone was changed";
+        if (Thread.getDefaultUncaughtExceptionHandler() != handler0) return "the default uncaught exception handler was changed";
+        if (!watchdog.isAlive() || System.nanoTime() - watchdogBeat > 5_000_000_000L) return "the CPU watchdog stopped";
+        String th = strayThreads(threads0, t);
+        if (th != null) return th;
+        if (jobsIn.available() > 0) return "unexpected input on stdin";
+        if (retireCpu > 0) {
+            java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            if (os instanceof com.sun.management.OperatingSystemMXBean
+                    && ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() > retireCpu) {
+                return "the worker used its CPU time";
+            }
+        }
+        for (java.lang.management.MemoryPoolMXBean mp : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (mp.getName().equals("Metaspace")) {
+                java.lang.management.MemoryUsage u = mp.getUsage();
+                if (u.getMax() > 0 && u.getUsed() > u.getMax() / 4 * 3) return "metaspace is nearly full";
+            }
+        }
+        return null;
+    }
+
+    static Set<Thread> liveThreads() {
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        while (g.getParent() != null) g = g.getParent();
+        Thread[] ts = new Thread[g.activeCount() + 16];
+        int n;
+        while ((n = g.enumerate(ts, true)) == ts.length) ts = new Thread[ts.length * 2];
+        Set<Thread> s = new HashSet<>();
+        for (int i = 0; i < n; i++) s.add(ts[i]);
+        return s;
+    }
+
+    /** Describes a thread started during the job (other than its runner) that is still alive, or null. */
+    static String strayThreads(Set<Thread> before, Thread runner) throws InterruptedException {
+        long deadline = System.nanoTime() + 200_000_000L; // a moment for ending threads to end
+        for (Thread th : liveThreads()) {
+            if (before.contains(th) || th == runner) continue;
+            long left = deadline - System.nanoTime();
+            if (left > 0) th.join(Math.max(1, left / 1_000_000));
+            if (th.isAlive()) return "a thread started by a candidate is still running (" + th.getName() + ")";
+        }
+        return null;
     }
 
     // ---------------------------------------------------------------- the job
@@ -107,7 +274,7 @@ public final class Runner {
         int arity;
     }
 
-    static void run(Map<String, Object> job) throws Exception {
+    static void run(Map<String, Object> job, Sink sink) throws Exception {
         List<Object> ptypes = asList(job.get("params"));
         NType[] nts = new NType[ptypes.size()];
         for (int i = 0; i < nts.length; i++) nts[i] = new NType((String) ptypes.get(i));
@@ -116,7 +283,6 @@ public final class Runner {
         List<Object> cj = asList(job.get("cands"));
         int start = job.containsKey("start") ? (int) num(job.get("start")).longValue() : 0;
         cpuLimitNs = job.containsKey("cpu_ns") ? num(job.get("cpu_ns")).longValue() : 5_000_000_000L;
-        long outCap = job.containsKey("out_cap") ? num(job.get("out_cap")).longValue() : 1 << 20;
 
         List<Cand> cands = new ArrayList<>();
         for (int i = start; i < cj.size(); i++) {
@@ -137,10 +303,12 @@ public final class Runner {
             Cand c = cands.get(k);
             if (c.error == null) {
                 try {
-                    Object[] r = resolve(c, nts.length);
+                    Object[] r = resolve(c, nts.length, sink);
                     entries[k] = (Method) r[0];
                     receivers[k] = r[1];
                 } catch (Throwable e) {
+                    inCandidate = false;
+                    noteUnfit(e);
                     c.error = e instanceof NoEntry ? e.getMessage() : describe(e);
                 }
             }
@@ -151,16 +319,10 @@ public final class Runner {
             }
         }
 
-        // from here on candidates run: guard the JVM
-        Sink sink = new Sink(outCap);
-        PrintStream ps = new PrintStream(sink, true, "UTF-8");
-        System.setOut(ps);
-        System.setErr(ps);
+        // from here on candidates run (the Guard, installed at start-up, restricts them
+        // while inCandidate; the watchdog watches this thread's CPU time)
         Locale.setDefault(Locale.ROOT);
-        System.setSecurityManager(new Guard());
-        ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
         runnerTid = Thread.currentThread().getId();
-        startWatchdog(tmx);
 
         for (int k = 0; k < cands.size(); k++) {
             Cand c = cands.get(k);
@@ -178,6 +340,7 @@ public final class Runner {
                 } catch (OutOfMemoryError e) {
                     testing = false;
                     inCandidate = false;
+                    noteUnfit(e);
                     line = "{\"c\":" + c.index + ",\"t\":" + t + ",\"s\":\"memory_limit\",\"e\":\"OutOfMemoryError\"}";
                 }
                 emit(line);
@@ -189,8 +352,25 @@ public final class Runner {
         }
     }
 
+    /**
+     * Runs one test. Candidate code may run anywhere in it (a constructor of a collection
+     * parameter, the call, toString or an iterator of the result), so the Guard
+     * restricts the whole of it.
+     */
     static String runTest(int ci, int t, Method m, Object recv, Class<?>[] pcs, java.lang.reflect.Type[] gts,
                           NType[] nts, NType ret, List<Object> args, Sink sink, ThreadMXBean tmx) {
+        sink.reset();
+        inCandidate = true;
+        try {
+            return runTest0(ci, t, m, recv, pcs, gts, nts, ret, args, sink, tmx);
+        } finally {
+            inCandidate = false;
+            testing = false;
+        }
+    }
+
+    static String runTest0(int ci, int t, Method m, Object recv, Class<?>[] pcs, java.lang.reflect.Type[] gts,
+                           NType[] nts, NType ret, List<Object> args, Sink sink, ThreadMXBean tmx) {
         String head = "{\"c\":" + ci + ",\"t\":" + t + ",";
         Object[] av;
         try {
@@ -206,7 +386,6 @@ public final class Runner {
         }
         Object result = null;
         Throwable thrown = null;
-        sink.reset();
         curC = ci;
         curT = t;
         long w0 = System.nanoTime();
@@ -220,14 +399,17 @@ public final class Runner {
         } catch (Throwable e) {
             thrown = e;
         }
-        inCandidate = false;
         long cpu = tmx.getCurrentThreadCpuTime() - cpu0;
         long wall = System.nanoTime() - w0;
         testing = false;
         Thread.interrupted(); // a candidate may leave the thread interrupted
-        if (!Locale.getDefault().equals(Locale.ROOT)) Locale.setDefault(Locale.ROOT);
+        if (!Locale.getDefault().equals(Locale.ROOT) || !Locale.getDefault(Locale.Category.FORMAT).equals(Locale.ROOT)
+                || !Locale.getDefault(Locale.Category.DISPLAY).equals(Locale.ROOT)) {
+            Locale.setDefault(Locale.ROOT);
+        }
         String res = ",\"cpu_ns\":" + Math.max(cpu, 1) + ",\"wall_ns\":" + Math.max(wall, 1) + "}";
         if (thrown != null) {
+            noteUnfit(thrown);
             if (thrown instanceof ExceptionInInitializerError && thrown.getCause() != null) {
                 thrown = thrown.getCause();
             }
@@ -263,6 +445,20 @@ public final class Runner {
         return head + "\"s\":\"ok\",\"v\":" + sb + res;
     }
 
+    /**
+     * Notes an error that may have left JDK state broken for later jobs: a stack
+     * overflow or an out-of-memory error can strike inside a JDK class's static
+     * initializer (the class then fails for the rest of the JVM's life).
+     */
+    static void noteUnfit(Throwable e) {
+        for (Throwable x = e; x != null && unfit == null; x = x.getCause()) {
+            if (x instanceof VirtualMachineError) {
+                unfit = "a candidate raised " + x.getClass().getSimpleName();
+            }
+            if (x.getCause() == x) break;
+        }
+    }
+
     static void emit(String line) {
         synchronized (proto) {
             proto.print(line);
@@ -271,13 +467,19 @@ public final class Runner {
         }
     }
 
-    static void startWatchdog(ThreadMXBean tmx) {
+    /**
+     * Starts the CPU watchdog, once for the JVM's life: it follows the runner thread of
+     * the current job through the volatile fields. It beats (watchdogBeat) so that a job
+     * can tell it still runs.
+     */
+    static void startWatchdog() {
         Thread w = new Thread(() -> {
             while (true) {
+                watchdogBeat = System.nanoTime();
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {
-                    return;
+                    continue; // only a candidate would interrupt it
                 }
                 if (!testing) continue;
                 int c = curC, t = curT;
@@ -292,7 +494,9 @@ public final class Runner {
             }
         }, "transmute-watchdog");
         w.setDaemon(true);
+        watchdogBeat = System.nanoTime();
         w.start();
+        watchdog = w;
     }
 
     static String describe(Throwable e) {
@@ -358,10 +562,24 @@ public final class Runner {
         return n;
     }
 
+    /**
+     * Compiles the candidates in memory, as few tasks as possible: one for all, then,
+     * when some fail, one for the rest, and so on. The tasks come from a JavacTaskPool
+     * (as JShell's do): a task reuses the compiler context (symbol table, JDK classes
+     * already read) of the previous one, cleaned of the classes it compiled, which makes
+     * a warm compile several times cheaper. The one-by-one fallback uses fresh contexts.
+     */
     static void compileAll(List<Cand> cands) throws Exception {
-        JavaCompiler jc = ToolProvider.getSystemJavaCompiler();
-        if (jc == null) throw new IllegalStateException("no Java compiler in this runtime (a JRE, not a JDK?)");
-        StandardJavaFileManager sfm = jc.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+        if (compiler == null) {
+            compiler = ToolProvider.getSystemJavaCompiler();
+            if (compiler == null) throw new IllegalStateException("no Java compiler in this runtime (a JRE, not a JDK?)");
+            // the standard file manager (its view of the JDK's modules and the class
+            // path, neither of which changes) serves every job; outputs stay per task
+            stdFM = compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+            pooledFM = new MemFM(stdFM);
+        }
+        JavaCompiler jc = compiler;
+        StandardJavaFileManager sfm = stdFM;
         List<String> opts = Arrays.asList("-classpath", System.getProperty("java.class.path"), "-proc:none",
                 "-nowarn", "-Xlint:none", "-g:source,lines", "-encoding", "UTF-8", "-Xmaxerrs", "10000");
         List<Cand> pending = new ArrayList<>();
@@ -376,27 +594,34 @@ public final class Runner {
         int rounds = 0;
         while (!pending.isEmpty()) {
             rounds++;
-            MemFM fm = new MemFM(sfm);
+            // the pooled context's components keep the file manager they were made with:
+            // every pooled task gets the same one, emptied of the previous task's classes
+            MemFM fm = pooledFM;
+            fm.out.clear();
             DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
             List<Src> units = new ArrayList<>();
             for (Cand c : pending) units.add(srcs.get(c));
-            JavacTask task = (JavacTask) jc.getTask(null, fm, dc, opts, null, units);
             // javac wraps our file objects: key the parsed trees by their URI
             // (javac strips the trees after generating code: read them right after parsing)
             Map<URI, List<MInfo>> trees = new HashMap<>();
-            task.addTaskListener(new TaskListener() {
+            TaskListener parsed = new TaskListener() {
                 @Override
                 public void finished(TaskEvent e) {
                     if (e.getKind() == TaskEvent.Kind.PARSE && e.getSourceFile() != null) {
                         trees.put(e.getSourceFile().toUri(), methods(e.getCompilationUnit()));
                     }
                 }
-            });
+            };
             boolean ok;
             try {
-                ok = task.call();
+                ok = TASKS.getTask(null, fm, dc, opts, null, units, task -> {
+                    task.addTaskListener(parsed);
+                    return task.call();
+                });
             } catch (RuntimeException | StackOverflowError e) {
-                // a compiler crash: compile the candidates one by one
+                // a compiler crash: compile the candidates one by one (the pool drops
+                // the crashed task's context)
+                noteUnfit(e);
                 ok = false;
                 if (pending.size() == 1) {
                     pending.get(0).error = "compiler crashed: " + describe(e.getCause() != null ? e.getCause() : e);
@@ -470,6 +695,7 @@ public final class Runner {
             try {
                 ok = task.call();
             } catch (RuntimeException | StackOverflowError e) {
+                noteUnfit(e);
                 c.error = "compiler crashed: " + describe(e.getCause() != null ? e.getCause() : e);
                 continue;
             }
@@ -557,7 +783,7 @@ public final class Runner {
     }
 
     /** Finds the entry method: by name, else the last static one with the right arity. */
-    static Object[] resolve(Cand c, int arity) throws Exception {
+    static Object[] resolve(Cand c, int arity, Sink sink) throws Exception {
         MInfo pick = null;
         if (!c.entry.isEmpty()) {
             for (MInfo m : c.methods) {
@@ -589,17 +815,28 @@ public final class Runner {
         Object recv = null;
         if (!Modifier.isStatic(found.getModifiers())) {
             if (owner.getEnclosingClass() != null && !Modifier.isStatic(owner.getModifiers())) {
-                Object outer = cl.loadClass("C" + c.index).getDeclaredConstructor().newInstance();
+                Object outer = construct(cl.loadClass("C" + c.index).getDeclaredConstructor(), sink);
                 Constructor<?> k = owner.getDeclaredConstructor(owner.getEnclosingClass());
                 k.setAccessible(true);
-                recv = k.newInstance(outer);
+                recv = construct(k, sink, outer);
             } else {
                 Constructor<?> k = owner.getDeclaredConstructor();
                 k.setAccessible(true);
-                recv = k.newInstance();
+                recv = construct(k, sink);
             }
         }
         return new Object[]{found, recv};
+    }
+
+    /** Runs a candidate's constructor (and its class's static initializer) under the Guard. */
+    static Object construct(Constructor<?> k, Sink sink, Object... args) throws Exception {
+        sink.reset();
+        inCandidate = true;
+        try {
+            return k.newInstance(args);
+        } finally {
+            inCandidate = false;
+        }
     }
 
     // ---------------------------------------------------------------- guards
@@ -635,14 +872,31 @@ public final class Runner {
         }
     }
 
-    /** Blocks System.exit, Runtime.halt, process creation and raw descriptors in candidates. */
+    /**
+     * Whether the Guard restricts the current thread: while a candidate runs, and in any
+     * thread but the runner's own (main, the job's runner thread, the watchdog), since
+     * any other runs candidate code (a thread a candidate started, the finalizer).
+     */
+    static boolean guarded() {
+        if (inCandidate) return true;
+        Thread t = Thread.currentThread();
+        return t != mainThread && t != jobThread && t != watchdog;
+    }
+
+    /**
+     * Blocks System.exit, Runtime.halt, process creation and raw descriptors in candidates,
+     * and the replacement of the security manager by anyone.
+     */
     static final class Guard extends SecurityManager {
         @Override
         public void checkPermission(Permission p) {
-            if (!inCandidate) return;
+            if (p instanceof RuntimePermission && p.getName().equals("setSecurityManager")) {
+                throw new SecurityException("setSecurityManager is not allowed");
+            }
+            if (!guarded()) return;
             if (p instanceof RuntimePermission) {
                 String n = p.getName();
-                if (n.equals("setSecurityManager") || n.equals("setIO") || n.startsWith("exitVM")) {
+                if (n.equals("setIO") || n.startsWith("exitVM")) {
                     throw new SecurityException(n + " is not allowed");
                 }
             } else if (p instanceof java.lang.reflect.ReflectPermission && p.getName().equals("suppressAccessChecks")
@@ -666,8 +920,10 @@ public final class Runner {
                         while (it.hasNext()) {
                             Class<?> c = it.next().getDeclaringClass();
                             String n = c.getName();
+                            // (MethodHandles: privateLookupIn, which would open the
+                            // runner's private fields to a candidate)
                             if (c == Guard.class || c == SecurityManager.class || n.startsWith("java.lang.reflect.")
-                                    || n.startsWith("jdk.internal.reflect.")) {
+                                    || n.startsWith("jdk.internal.reflect.") || c == java.lang.invoke.MethodHandles.class) {
                                 continue;
                             }
                             return c.getClassLoader() instanceof CandLoader;
@@ -682,8 +938,17 @@ public final class Runner {
 
         @Override
         public void checkWrite(String file) {
-            if (inCandidate && (file.startsWith("/dev/") || file.startsWith("/proc/"))) {
+            if (guarded() && (file.startsWith("/dev/") || file.startsWith("/proc/"))) {
                 throw new SecurityException("writing to " + file + " is not allowed");
+            }
+        }
+
+        @Override
+        public void checkRead(String file) {
+            // the worker's stdin carries the next jobs: reading it would block
+            if (guarded() && (file.equals("/dev/stdin") || file.equals("/dev/fd/0") || file.equals("/proc/self/fd/0")
+                    || file.equals("/proc/thread-self/fd/0"))) {
+                throw new SecurityException("reading " + file + " is not allowed");
             }
         }
 
@@ -698,18 +963,27 @@ public final class Runner {
         }
 
         @Override
+        public void checkAccess(Thread t) {
+            // stop, suspend, interrupt, setPriority...
+            if (guarded() && (t == watchdog || t == mainThread)) {
+                throw new SecurityException("modifying the runner's threads is not allowed");
+            }
+            super.checkAccess(t);
+        }
+
+        @Override
         public void checkExec(String cmd) {
-            if (inCandidate) throw new SecurityException("running programs is not allowed");
+            if (guarded()) throw new SecurityException("running programs is not allowed");
         }
 
         @Override
         public void checkWrite(java.io.FileDescriptor fd) {
-            if (inCandidate) throw new SecurityException("writing to file descriptors is not allowed");
+            if (guarded()) throw new SecurityException("writing to file descriptors is not allowed");
         }
 
         @Override
         public void checkRead(java.io.FileDescriptor fd) {
-            if (inCandidate) throw new SecurityException("reading file descriptors is not allowed");
+            if (guarded()) throw new SecurityException("reading file descriptors is not allowed");
         }
     }
 

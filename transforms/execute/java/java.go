@@ -1,12 +1,23 @@
 // Package java is Transmute's Java execution engine, registered as "java".
 //
-// One worker JVM runs a whole batch: it compiles every candidate in memory with
-// javax.tools (each as its own class C<i>, with its own compile status), loads each in
-// its own class loader, converts the tests' JSON arguments to the entry method's actual
-// parameter types by reflection and prints the runner protocol (execute.Line) on
-// stdout. The Go side supervises it: when no line arrives within a test's time limit,
-// or the worker dies, it kills the JVM, marks the current test (and the rest of that
-// candidate's tests) and resumes with a fresh worker from the next candidate.
+// A worker JVM (Runner.java) serves jobs, one a line of JSON on its stdin; a job is a
+// batch (or its rest, after a restart). For each it compiles every candidate in memory
+// with javax.tools (each as its own class C<i>, with its own compile status), loads
+// each in its own class loader, converts the tests' JSON arguments to the entry
+// method's actual parameter types by reflection, prints the runner protocol
+// (execute.Line) on stdout and ends with a line "#end" ("#end retire" when it is not
+// fit for another job: a candidate's thread still runs, global state changed...).
+//
+// The engine keeps idle workers in a pool, keyed by their start configuration (the
+// JVM's arguments, which hold the heap size from Batch.Limits.MemoryBytes, and the
+// process limits), so that the JVM and its warmed-up compiler serve many batches. A
+// worker is retired after maxWorkerJobs jobs, when it asks, or after workerIdle
+// unused; Close ends the idle ones. The Go side supervises each job: when no line
+// arrives within a test's wall-time limit, or the worker dies, it kills that worker,
+// marks the current test (and the rest of that candidate's tests) and resumes with
+// another worker from the next candidate. Per-test CPU time is enforced inside the
+// worker (a watchdog); the worker's own sandbox limits are generous process-level
+// bounds (workerCPU, workerWall).
 //
 // The worker (Runner.java) and a stub of javafx.util.Pair, which benchmark Java code
 // imports and JDK 17 lacks, are compiled once into a cache directory keyed by a hash
@@ -15,6 +26,7 @@ package java
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -27,6 +39,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +60,15 @@ var pairSource string
 const (
 	runnerMain      = "transmute.runner.Runner"
 	runnerClassFile = "transmute/runner/Runner.class"
+	// exportTaskPool lets the worker use javac's JavacTaskPool (a jdk.compiler
+	// internal, as JShell does), at compile time and at run time.
+	exportTaskPool = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
 )
+
+// javacArgs compile the worker: a one-off compile, so the JVM running javac gets the
+// flags of a short run (C1 only), which halve its CPU time.
+var javacArgs = []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:CICompilerCount=1", "-J-XX:+UseSerialGC",
+	"-J-Xshare:auto", "-J-XX:-UsePerfData", "-nowarn", "-encoding", "UTF-8", "--add-exports", exportTaskPool}
 
 func init() {
 	execute.Register("java", func(opts execute.Options) (execute.Engine, error) { return Open(opts) })
@@ -69,18 +90,64 @@ const (
 	// jvmOverhead is memory beyond the heap that the JVM needs (metaspace, code cache,
 	// the in-process compiler).
 	jvmOverhead = 512 << 20
+
+	// maxWorkerJobs is the number of jobs after which a worker is retired.
+	maxWorkerJobs = 256
+	// workerIdle is how long a worker may wait in the pool before it is closed
+	// (Engine.idleTimeout overrides it in tests).
+	workerIdle = 30 * time.Second
+	// workerCPU and workerWall are a worker's sandbox limits, over its whole life (per
+	// test, the worker's watchdog enforces the CPU limit and the supervisor the wall
+	// time). A worker retires once it has used half of either, so that no job starts
+	// near them.
+	workerCPU  = time.Hour
+	workerWall = 6 * time.Hour
+	// closeGrace is how long a worker told to stop (stdin closed) may take to exit
+	// before it is killed.
+	closeGrace = 5 * time.Second
 )
 
-// Engine runs Java batches. It is safe for concurrent use.
+// Engine runs Java batches. It is safe for concurrent use: each Run uses its own
+// worker.
 type Engine struct {
 	java     string // absolute path of the java launcher
 	javaHome string // the JDK's home, for sandboxes that hide host files
 	classDir string // compiled Runner and Pair
 	readOnly []string
+	// idleTimeout, when set, replaces workerIdle
+	idleTimeout time.Duration
 
-	mu     sync.Mutex
-	closed bool
+	mu       sync.Mutex
+	closed   bool
+	idle     []*worker // the pool, least recently used first
+	stats    Stats
+	stopping int        // workers being stopped in the background
+	stopped  *sync.Cond // signalled (on mu) when stopping drops
 }
+
+// Stats counts the engine's workers.
+type Stats struct {
+	// Started is the number of worker JVMs started, Reused the number of jobs given to
+	// a worker from the pool, Retired the workers closed because they asked (a
+	// candidate left a thread or changed global state), served maxWorkerJobs jobs or
+	// used half their limits. Workers killed during a job (a test past its wall-time
+	// limit, a crash) are counted in none but Started.
+	Started, Reused, Retired int
+	// Idle is the number of workers in the pool now.
+	Idle int
+}
+
+// Stats returns the engine's worker counts.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.stats
+	st.Idle = len(e.idle)
+	return st
+}
+
+// maxIdle is the most workers the pool keeps.
+func maxIdle() int { return max(2, runtime.NumCPU()) }
 
 // Open finds the JDK, compiles the worker once (cached under opts.WorkDir or the
 // temporary directory) and returns the engine.
@@ -192,6 +259,7 @@ func compileRunner(javac, base string) (string, error) {
 	io.WriteString(h, "\x00")
 	io.WriteString(h, pairSource)
 	io.WriteString(h, "\x00"+javac)
+	io.WriteString(h, "\x00"+strings.Join(javacArgs, " "))
 	dir := filepath.Join(base, "transmute-java-"+hex.EncodeToString(h.Sum(nil))[:16])
 	compileMu.Lock()
 	defer compileMu.Unlock()
@@ -217,8 +285,9 @@ func compileRunner(javac, base string) (string, error) {
 	if err := os.WriteFile(filepath.Join(src, "javafx", "util", "Pair.java"), []byte(pairSource), 0o644); err != nil {
 		return "", err
 	}
-	cmd := exec.Command(javac, "-nowarn", "-encoding", "UTF-8", "-d", out,
+	args := append(append([]string{}, javacArgs...), "-d", out,
 		filepath.Join(src, "Runner.java"), filepath.Join(src, "javafx", "util", "Pair.java"))
+	cmd := exec.Command(javac, args...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("java engine: compiling the worker: %v\n%s", err, msg)
 	}
@@ -248,13 +317,251 @@ func compileRunner(javac, base string) (string, error) {
 // Lang returns "java".
 func (e *Engine) Lang() string { return "java" }
 
-// Close marks the engine closed; workers live only during Run, so there is nothing
-// else to release (the compiled worker stays cached on disk).
+// Close marks the engine closed (later Run calls fail) and ends the idle workers,
+// waiting for them to exit (so that their CPU time is in this process's
+// RUSAGE_CHILDREN). A worker still serving a Run is closed when that Run returns it.
+// The compiled worker stays cached on disk.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.closed = true
+	idle := e.idle
+	e.idle = nil
+	for _, w := range idle {
+		w.pooled = false
+		w.timer.Stop()
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, w := range idle {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.stop()
+		}()
+	}
+	wg.Wait()
+	e.mu.Lock()
+	for e.stopping > 0 {
+		e.cond().Wait()
+	}
 	e.mu.Unlock()
 	return nil
+}
+
+// cond returns the condition signalled when a background stop ends; e.mu is held.
+func (e *Engine) cond() *sync.Cond {
+	if e.stopped == nil {
+		e.stopped = sync.NewCond(&e.mu)
+	}
+	return e.stopped
+}
+
+var errClosed = errors.New("java engine: closed")
+
+// worker is a running worker JVM.
+type worker struct {
+	p     sandbox.Process
+	key   string
+	lines chan lineOrEnd // its stdout, line by line; closed after the end
+	born  time.Time
+	jobs  int // jobs given to it
+	// pooled, gen (its releases) and timer (the idle expiry) are guarded by the
+	// engine's mu
+	pooled bool
+	gen    int
+	timer  *time.Timer
+}
+
+// workerSpec is the sandbox spec of a worker for a batch's limits.
+func (e *Engine) workerSpec(l sandbox.Limits) sandbox.Spec {
+	lim := l.WithDefaults()
+	heap := lim.MemoryBytes
+	if heap < 64<<20 {
+		heap = 64 << 20
+	}
+	return sandbox.Spec{
+		Path: e.java,
+		Args: []string{
+			"-Xshare:auto", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+			"-XX:-UsePerfData", "-XX:+UseCompressedOops", "-Xss8m",
+			"-Xmx" + strconv.FormatInt(heap>>20, 10) + "m", "-Xms32m",
+			"-XX:MaxMetaspaceSize=256m", "-XX:ReservedCodeCacheSize=64m",
+			"-XX:ErrorFile=/dev/null", "-Djava.security.manager=allow", "-Dfile.encoding=UTF-8",
+			"--add-exports", exportTaskPool,
+			"-cp", e.classDir, runnerMain,
+		},
+		ReadOnly: e.readOnly,
+		Limits: sandbox.Limits{
+			CPUTime:       workerCPU,
+			WallTime:      workerWall,
+			MemoryBytes:   heap + jvmOverhead,
+			MaxProcs:      max(lim.MaxProcs, 64),
+			FileSizeBytes: lim.FileSizeBytes,
+			OpenFiles:     max(lim.OpenFiles, 64),
+			OutputBytes:   lim.OutputBytes,
+		},
+		NoAddressSpaceLimit: true,
+	}
+}
+
+// specKey identifies workers that are interchangeable: same arguments, same limits.
+func specKey(sp sandbox.Spec) string {
+	return fmt.Sprintf("%q %+v", sp.Args, sp.Limits)
+}
+
+// acquire takes an idle worker started with spec (the most recently used), or starts
+// one. It reports whether the worker was reused.
+func (e *Engine) acquire(spec sandbox.Spec) (*worker, bool, error) {
+	key := specKey(spec)
+	for {
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return nil, false, errClosed
+		}
+		var w *worker
+		for i := len(e.idle) - 1; i >= 0; i-- {
+			if e.idle[i].key == key {
+				w = e.idle[i]
+				e.idle = append(e.idle[:i], e.idle[i+1:]...)
+				w.pooled = false
+				w.timer.Stop()
+				break
+			}
+		}
+		if w == nil {
+			e.mu.Unlock()
+			break
+		}
+		// an idle worker says nothing: anything on its stdout (or its end) unfits it
+		select {
+		case <-w.lines:
+			e.mu.Unlock()
+			e.closeAsync(w)
+			continue
+		default:
+		}
+		e.stats.Reused++
+		e.mu.Unlock()
+		w.jobs++
+		return w, true, nil
+	}
+	// a pooled worker must not die with the context of the Run that started it: Run
+	// kills it itself when its context ends
+	p, err := sandbox.Start(context.Background(), spec)
+	if err != nil {
+		return nil, false, err
+	}
+	w := &worker{p: p, key: key, lines: make(chan lineOrEnd, 64), born: time.Now(), jobs: 1}
+	go func() {
+		r := bufio.NewReaderSize(p.Stdout(), 1<<16)
+		for {
+			l, err := readLine(r)
+			if err != nil {
+				w.lines <- lineOrEnd{err: err}
+				close(w.lines)
+				return
+			}
+			w.lines <- lineOrEnd{line: l}
+		}
+	}()
+	e.mu.Lock()
+	e.stats.Started++
+	e.mu.Unlock()
+	return w, false, nil
+}
+
+// release returns a worker that finished a job to the pool, or closes it when it is
+// to retire (it asked, or it is worn) or the engine is closed.
+func (e *Engine) release(w *worker, retire bool) {
+	if w.jobs >= maxWorkerJobs || time.Since(w.born) > workerWall/2 {
+		retire = true
+	}
+	e.mu.Lock()
+	if retire {
+		e.stats.Retired++
+	}
+	if retire || e.closed {
+		e.mu.Unlock()
+		e.closeAsync(w)
+		return
+	}
+	var evict *worker
+	if len(e.idle) >= maxIdle() {
+		evict = e.idle[0]
+		e.idle = e.idle[1:]
+		evict.pooled = false
+		evict.timer.Stop()
+	}
+	w.pooled = true
+	e.idle = append(e.idle, w)
+	idleFor := workerIdle
+	if e.idleTimeout > 0 {
+		idleFor = e.idleTimeout
+	}
+	w.gen++
+	gen := w.gen
+	w.timer = time.AfterFunc(idleFor, func() { e.expire(w, gen) })
+	e.mu.Unlock()
+	if evict != nil {
+		e.closeAsync(evict)
+	}
+}
+
+// expire closes a worker that stayed idle for workerIdle since its release number gen.
+func (e *Engine) expire(w *worker, gen int) {
+	e.mu.Lock()
+	if !w.pooled || w.gen != gen {
+		e.mu.Unlock()
+		return
+	}
+	for i, x := range e.idle {
+		if x == w {
+			e.idle = append(e.idle[:i], e.idle[i+1:]...)
+			break
+		}
+	}
+	w.pooled = false
+	e.stopping++
+	e.mu.Unlock()
+	w.stop()
+	e.stopDone()
+}
+
+// closeAsync stops a worker in the background; Close waits for it.
+func (e *Engine) closeAsync(w *worker) {
+	e.mu.Lock()
+	e.stopping++
+	e.mu.Unlock()
+	go func() {
+		w.stop()
+		e.stopDone()
+	}()
+}
+
+func (e *Engine) stopDone() {
+	e.mu.Lock()
+	e.stopping--
+	e.cond().Broadcast()
+	e.mu.Unlock()
+}
+
+// stop ends a worker between jobs: stdin closed, it exits; killed after closeGrace.
+func (w *worker) stop() {
+	w.p.Stdin().Close()
+	t := time.AfterFunc(closeGrace, w.p.Kill)
+	for range w.lines {
+	}
+	t.Stop()
+	w.p.Wait()
+}
+
+// kill ends a worker at once and returns how it ended.
+func (w *worker) kill() (sandbox.Outcome, error) {
+	w.p.Kill()
+	for range w.lines {
+	}
+	return w.p.Wait()
 }
 
 // ClassDir is the directory holding the compiled worker (for diagnostics and tests).
@@ -275,6 +582,8 @@ type job struct {
 	CPUNs   int64             `json:"cpu_ns"`
 	OutCap  int64             `json:"out_cap"`
 	Stack   int64             `json:"stack"`
+	// RetireCPUNs: the worker retires after a job once its process has used this much CPU
+	RetireCPUNs int64 `json:"retire_cpu_ns"`
 }
 
 // importLine matches an import placed in a candidate's code, which must go before the class.
@@ -349,7 +658,8 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 		return coll.Finish(schemas.StatusInfraError, ""), nil
 	}
 	tl := testLimits(b.Limits)
-	j := job{Returns: b.Returns, CPUNs: int64(tl.cpu), OutCap: b.Limits.WithDefaults().OutputBytes, Stack: stackBytes}
+	j := job{Returns: b.Returns, CPUNs: int64(tl.cpu), OutCap: b.Limits.WithDefaults().OutputBytes, Stack: stackBytes,
+		RetireCPUNs: int64(workerCPU / 2)}
 	for _, p := range b.Params {
 		j.Params = append(j.Params, p.Type)
 	}
@@ -369,8 +679,8 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 		code, imports := splitImports(c.Code, c.Imports)
 		j.Cands = append(j.Cands, jobCand{Code: code, Imports: imports, Entry: c.Entry})
 	}
-	s := &session{e: e, b: b, coll: coll, tl: tl, job: j, done: make([]bool, len(b.Candidates)),
-		crashed: map[int]string{}}
+	s := &session{e: e, b: b, coll: coll, tl: tl, job: j, spec: e.workerSpec(b.Limits),
+		done: make([]bool, len(b.Candidates)), crashed: map[int]string{}}
 	infra := 0
 	var lastInfra string
 	for s.start < len(b.Candidates) {
@@ -381,6 +691,9 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if errors.Is(err, errClosed) {
+				return nil, err
 			}
 			progressed, reason = false, err.Error()
 		}
@@ -431,8 +744,9 @@ type session struct {
 	coll  *execute.Collector
 	tl    limits
 	job   job
-	start int    // first candidate the next worker runs
-	done  []bool // candidate finished (done line, or marked by the supervisor)
+	spec  sandbox.Spec // of the batch's workers
+	start int          // first candidate the next worker runs
+	done  []bool       // candidate finished (done line, or marked by the supervisor)
 	// crashed holds the candidates during which the worker died, with the reason
 	crashed map[int]string
 }
@@ -442,9 +756,10 @@ type lineOrEnd struct {
 	err  error // set (io.EOF or another) when the stream ended
 }
 
-// runWorker starts a worker for candidates s.start.., feeds its lines to the
-// collector and handles its end. It reports whether any candidate was finished
-// (progress) and, when not, why.
+// runWorker sends the job for candidates s.start.. to a worker (an idle one, or a new
+// one), feeds its lines to the collector and handles the job's end: the worker's
+// "#end" line (it goes back to the pool) or its death. It reports whether any
+// candidate was finished (progress) and, when not, why.
 func (s *session) runWorker(ctx context.Context) (progressed bool, reason string, err error) {
 	n := len(s.b.Candidates)
 	remaining := n - s.start
@@ -453,56 +768,21 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 	if err != nil {
 		return false, "", fmt.Errorf("java engine: encoding the job: %w", err)
 	}
-	lim := s.b.Limits.WithDefaults()
+	input = append(input, '\n') // one line: json.Marshal escapes newlines in strings
+	// the compile budget covers a fresh JVM's start too
 	compileBudget := compileBase + time.Duration(remaining)*compilePerCandidate
-	runBudget := time.Duration(remaining*max(1, len(s.b.Tests))) * (s.tl.wall + 50*time.Millisecond)
-	heap := lim.MemoryBytes
-	if heap < 64<<20 {
-		heap = 64 << 20
-	}
-	spec := sandbox.Spec{
-		Path: s.e.java,
-		Args: []string{
-			"-Xshare:auto", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-			"-XX:-UsePerfData", "-XX:+UseCompressedOops", "-Xss8m",
-			"-Xmx" + strconv.FormatInt(heap>>20, 10) + "m", "-Xms32m",
-			"-XX:MaxMetaspaceSize=256m", "-XX:ReservedCodeCacheSize=64m",
-			"-XX:ErrorFile=/dev/null", "-Djava.security.manager=allow", "-Dfile.encoding=UTF-8",
-			"-cp", s.e.classDir, runnerMain,
-		},
-		ReadOnly: s.e.readOnly,
-		Limits: sandbox.Limits{
-			CPUTime:       compileBudget + runBudget,
-			WallTime:      compileBudget + runBudget + 10*time.Second,
-			MemoryBytes:   heap + jvmOverhead,
-			MaxProcs:      max(lim.MaxProcs, 64),
-			FileSizeBytes: lim.FileSizeBytes,
-			OpenFiles:     max(lim.OpenFiles, 64),
-			OutputBytes:   lim.OutputBytes,
-		},
-		NoAddressSpaceLimit: true,
-	}
-	p, err := sandbox.Start(ctx, spec)
+	w, _, err := s.e.acquire(s.spec)
 	if err != nil {
+		if errors.Is(err, errClosed) {
+			return false, "", err
+		}
 		return false, "starting the JVM: " + err.Error(), nil
 	}
+	wrote := make(chan error, 1)
 	go func() {
-		// a closed pipe (the worker died) is seen through stdout's end
-		p.Stdin().Write(input)
-		p.Stdin().Close()
-	}()
-	lines := make(chan lineOrEnd, 64)
-	go func() {
-		r := bufio.NewReaderSize(p.Stdout(), 1<<16)
-		for {
-			l, err := readLine(r)
-			if err != nil {
-				lines <- lineOrEnd{err: err}
-				close(lines)
-				return
-			}
-			lines <- lineOrEnd{line: l}
-		}
+		// a dead worker's pipe fails the write; its end is seen through stdout
+		_, err := w.p.Stdin().Write(input)
+		wrote <- err
 	}()
 
 	compiled := 0 // compile lines received
@@ -511,21 +791,37 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 	lastStatus := "" // status of the last test line of cur
 	timer := time.NewTimer(compileBudget)
 	defer timer.Stop()
-	finish := func() (sandbox.Outcome, error) {
-		p.Kill()
-		// drain so that the reader goroutine ends
-		for range lines {
+	// ended handles the worker's death (o is how it ended)
+	ended := func(o sandbox.Outcome, werr error) (bool, string, error) {
+		if s.allDone() {
+			s.start = n
+			return true, "", nil
 		}
-		return p.Wait()
+		if werr != nil {
+			return progressed, "waiting for the worker: " + werr.Error(), nil
+		}
+		if compiled < needCompiled {
+			return progressed, "the worker died while compiling: " + describeEnd(o), nil
+		}
+		c := s.current(cur)
+		if c < 0 {
+			return progressed, "the worker died between candidates: " + describeEnd(o), nil
+		}
+		status, msg := endStatus(o, lastStatus, c == cur)
+		s.markCurrent(c, status, msg)
+		if status == schemas.StatusRuntimeError {
+			s.crashed[c] = msg
+		}
+		return true, "", nil
 	}
 
 	for {
 		select {
 		case <-ctx.Done():
-			finish()
+			w.kill()
 			return progressed, "cancelled", ctx.Err()
 		case <-timer.C:
-			o, _ := finish()
+			o, _ := w.kill()
 			if compiled < needCompiled {
 				return progressed, fmt.Sprintf("the worker did not compile the batch within %v (%s)", compileBudget, describeEnd(o)), nil
 			}
@@ -536,31 +832,26 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 			msg := fmt.Sprintf("no result within %v (wall time)", s.tl.wall)
 			s.markCurrent(c, schemas.StatusTimeout, msg)
 			return true, "", nil
-		case le, ok := <-lines:
+		case le, ok := <-w.lines:
 			if !ok || le.err != nil {
-				o, werr := p.Wait()
-				if s.allDone() {
-					s.start = n
-					return true, "", nil
-				}
-				if werr != nil {
-					return progressed, "waiting for the worker: " + werr.Error(), nil
-				}
-				if compiled < needCompiled {
-					return progressed, "the worker died while compiling: " + describeEnd(o), nil
-				}
-				c := s.current(cur)
-				if c < 0 {
-					return progressed, "the worker died between candidates: " + describeEnd(o), nil
-				}
-				status, msg := endStatus(o, lastStatus, c == cur)
-				s.markCurrent(c, status, msg)
-				if status == schemas.StatusRuntimeError {
-					s.crashed[c] = msg
-				}
-				return true, "", nil
+				o, werr := w.kill() // reaps it (it has ended)
+				return ended(o, werr)
 			}
 			l := le.line
+			if bytes.HasPrefix(l, []byte("#end")) {
+				if !s.allDone() {
+					// the job ended early: the worker is broken
+					o, werr := w.kill()
+					return ended(o, werr)
+				}
+				s.start = n
+				retire := bytes.HasPrefix(l, []byte("#end retire"))
+				if werr := <-wrote; werr != nil {
+					retire = true
+				}
+				s.e.release(w, retire)
+				return true, "", nil
+			}
 			if len(l) == 0 || l[0] != '{' {
 				continue
 			}

@@ -554,7 +554,7 @@ func fakeEngine(t *testing.T, script string) *Engine {
 // TestWorkerCrashResumes: the worker dies in the middle of candidate 1; candidate 1
 // gets runtime_error on its remaining test and a fresh worker runs candidate 2.
 func TestWorkerCrashResumes(t *testing.T) {
-	e := fakeEngine(t, `job=$(cat)
+	e := fakeEngine(t, `read -r job
 start=$(echo "$job" | sed -n 's/.*"start":\([0-9]*\).*/\1/p')
 c=$start
 while [ $c -le 2 ]; do echo "{\"c\":$c,\"compile\":\"ok\"}"; c=$((c+1)); done
@@ -588,7 +588,7 @@ done
 // TestWorkerNeverStarts: a worker that always fails gets every candidate an
 // infra_error after a bounded number of attempts.
 func TestWorkerNeverStarts(t *testing.T) {
-	e := fakeEngine(t, "cat >/dev/null; echo 'no JVM here' >&2; exit 1\n")
+	e := fakeEngine(t, "read -r job; echo 'no JVM here' >&2; exit 1\n")
 	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]"), Candidates: cands("a", "b")}
 	res, err := e.Run(context.Background(), b)
 	if err != nil {
@@ -599,5 +599,359 @@ func TestWorkerNeverStarts(t *testing.T) {
 			!strings.Contains(r.Detail, "no JVM here") {
 			t.Errorf("%s: %s %q %+v", r.CandidateID, r.Status, r.Detail, r.Tests)
 		}
+	}
+}
+
+// isolatedEngine returns an engine of its own whose worker JVMs can be told apart
+// from every other (their class path is a private copy of the compiled worker), so
+// that a test can look for them in /proc.
+func isolatedEngine(t *testing.T) *Engine {
+	t.Helper()
+	dir, err := os.MkdirTemp(workDir, "isolated-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	classes := filepath.Join(dir, "classes")
+	if out, err := exec.Command("cp", "-r", testEngine.classDir, classes).CombinedOutput(); err != nil {
+		t.Fatalf("copying the worker's classes: %v %s", err, out)
+	}
+	ro := append([]string{classes}, testEngine.readOnly[1:]...)
+	e := &Engine{java: testEngine.java, javaHome: testEngine.javaHome, classDir: classes, readOnly: ro}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// jvms lists the processes whose command line names the engine's class dir.
+func jvms(e *Engine) []string {
+	var found []string
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		if ent.Name()[0] < '0' || ent.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), e.classDir) {
+			found = append(found, ent.Name())
+		}
+	}
+	return found
+}
+
+// waitNoJVM waits up to d for the engine's JVMs to be gone and returns those left.
+func waitNoJVM(e *Engine, d time.Duration) []string {
+	deadline := time.Now().Add(d)
+	for {
+		left := jvms(e)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func runOn(t *testing.T, e *Engine, b execute.Batch) []execute.Result {
+	t.Helper()
+	res, err := e.Run(context.Background(), b)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(res) != len(b.Candidates) {
+		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
+	}
+	return res
+}
+
+// sameResults compares results ignoring the measured times and memory.
+func sameResults(t *testing.T, what string, got, want []execute.Result) {
+	t.Helper()
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.CandidateID != w.CandidateID || g.Status != w.Status || g.Detail != w.Detail || len(g.Tests) != len(w.Tests) {
+			t.Errorf("%s: candidate %d: got %s %s %q, want %s %s %q", what, i, g.CandidateID, g.Status, g.Detail, w.CandidateID, w.Status, w.Detail)
+			continue
+		}
+		for j := range w.Tests {
+			x, y := g.Tests[j], w.Tests[j]
+			if x.Index != y.Index || x.Status != y.Status || x.Output != y.Output || x.Error != y.Error {
+				t.Errorf("%s: candidate %d test %d: got %s %q %q, want %s %q %q", what, i, j, x.Status, x.Output, x.Error, y.Status, y.Output, y.Error)
+			}
+		}
+	}
+}
+
+// reuseBatches are batches with compile errors, exceptions, helpers, nested classes,
+// candidate class names that repeat from batch to batch and a top-level class.
+var reuseBatches = []execute.Batch{
+	{Params: params("int", "int"), Returns: "int", Tests: tests("[1,2]", "[40,2]", "[7,0]"), Candidates: cands(
+		"static int f(int a, int b) { return a + b; }",
+		"static int f(int a, int b) { return a / b; }",
+		"static int f(int a, int b) { return a + ; }",
+		"static class Acc { int s; void add(int v) { s += v; } }\nstatic int f(int a, int b) { Acc x = new Acc(); x.add(a); x.add(b * 3); return x.s; }",
+		"static int f(int a, int b) { return undefinedHelper(a, b); }",
+	)},
+	{Params: params("string"), Returns: "string", Tests: tests(`["abc"]`, `[""]`, `["héllo wörld"]`), Candidates: cands(
+		"static String f(String s) { return new StringBuilder(s).reverse().toString(); }",
+		"static String f(String s) { return s.toUpperCase(); }",
+		"static String f(String s) { return s.charAt(0) + \"!\"; }",
+		"static String f(String s) { Map<Character, Integer> m = new TreeMap<>(); for (char c : s.toCharArray()) m.merge(c, 1, Integer::sum); return m.toString(); }",
+		"static String f(String s) { return String.format(\"%5.2f|%s\", 3.14159, s); }",
+	)},
+	{Params: params("int[]"), Returns: "int[]", Tests: tests("[[3,1,2]]", "[[]]"), Candidates: cands(
+		"static int[] f(int[] a) { int[] b = a.clone(); Arrays.sort(b); return b; }",
+		"static int[] f(int[] a) { return Arrays.stream(a).map(x -> x * x).toArray(); }",
+		"static int[] f(int[] a) { return new int[]{a.length, a[0]}; }",
+		// a class that escapes the wrapper: a top-level class of its own
+		"static int[] f(int[] a) { return Helper.twice(a); }\n}\nclass Helper { static int[] twice(int[] a) { return Arrays.stream(a).map(x -> 2 * x).toArray(); }",
+		// compiles against the Helper of its batch, which its class loader lacks
+		"static int[] f(int[] a) { return Helper.twice(a); }",
+	)},
+	// the Helper of the batch before must not be seen
+	{Params: params("int[]"), Returns: "int[]", Tests: tests("[[3,1,2]]"), Candidates: cands(
+		"static int[] f(int[] a) { return a; }",
+		"static int[] f(int[] a) { return Helper.twice(a); }",
+		"static int[] f(int[] a) { return C0.f(a); }",
+	)},
+}
+
+// TestWorkerReuse: consecutive Runs on one engine reuse one JVM and give the results
+// fresh engines give.
+func TestWorkerReuse(t *testing.T) {
+	e := isolatedEngine(t)
+	var reused [][]execute.Result
+	for round := 0; round < 2; round++ {
+		for _, b := range reuseBatches {
+			reused = append(reused, runOn(t, e, b))
+		}
+	}
+	st := e.Stats()
+	if st.Started != 1 || st.Reused != 2*len(reuseBatches)-1 || st.Retired != 0 || st.Idle != 1 {
+		t.Errorf("stats %+v, want 1 started, %d reused, 1 idle", st, 2*len(reuseBatches)-1)
+	}
+	if n := len(jvms(e)); n != 1 {
+		t.Errorf("%d JVMs running, want 1", n)
+	}
+	for i, b := range reuseBatches {
+		fresh := isolatedEngine(t)
+		want := runOn(t, fresh, b)
+		if st := fresh.Stats(); st.Started != 1 || st.Reused != 0 {
+			t.Errorf("fresh engine stats %+v", st)
+		}
+		fresh.Close()
+		sameResults(t, fmt.Sprintf("batch %d, first run", i), reused[i], want)
+		sameResults(t, fmt.Sprintf("batch %d, second run", i), reused[len(reuseBatches)+i], want)
+	}
+	// a sanity check of the expected values themselves
+	if r := reused[0]; r[0].Tests[1].Output != "42" || r[1].Tests[2].Status != schemas.StatusRuntimeError ||
+		r[2].Status != schemas.StatusCompileError || r[3].Tests[0].Output != "7" || r[4].Status != schemas.StatusCompileError {
+		t.Errorf("batch 0: %+v", r)
+	}
+	// a top-level class compiles but is not loaded (only C<i> and its nested classes are)
+	if r := reused[2]; r[3].Tests[0].Error != "NoClassDefFoundError: Helper" || r[4].Tests[0].Error != "NoClassDefFoundError: Helper" {
+		t.Errorf("batch 2: %+v", r)
+	}
+	if r := reused[3]; r[1].Status != schemas.StatusCompileError || !strings.Contains(r[1].Detail, "symbol:   variable Helper") {
+		t.Errorf("batch 3: %+v", r)
+	}
+}
+
+// TestTimeoutKillsWorker: a test past its CPU limit (the watchdog ends the JVM) or its
+// wall-time limit (the supervisor kills it) ends that worker; the rest of the batch
+// and the next batch run on fresh workers.
+func TestTimeoutKillsWorker(t *testing.T) {
+	e := isolatedEngine(t)
+	lim := sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: 2 * time.Second}
+	ok := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: lim,
+		Candidates: cands("static int f(int x) { return x + 100; }")}
+	runOn(t, e, ok) // a warm worker in the pool
+	for _, loop := range []string{
+		"static int f(int x) { while (true) { x++; } }",
+		"static int f(int x) { try { Thread.sleep(600000); } catch (InterruptedException e) {} return 0; }",
+	} {
+		before := e.Stats()
+		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: lim,
+			Candidates: cands("static int f(int x) { return x * 2; }", loop, "static int f(int x) { return x * 3; }")}
+		res := runOn(t, e, b)
+		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "4" ||
+			res[1].Status != schemas.StatusTimeout || res[2].Status != schemas.StatusOK || res[2].Tests[1].Output != "6" {
+			t.Fatalf("results %+v", res)
+		}
+		after := e.Stats()
+		// the pooled worker ran the start of the batch and died; a new one ran the rest
+		if after.Reused != before.Reused+1 || after.Started != before.Started+1 {
+			t.Errorf("stats before %+v, after %+v", before, after)
+		}
+		res = runOn(t, e, ok)
+		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "102" {
+			t.Fatalf("the next batch: %+v", res)
+		}
+		if n := len(jvms(e)); n != 1 {
+			t.Errorf("%d JVMs, want the one in the pool", n)
+		}
+	}
+}
+
+// TestStrayThreadRetires: a candidate whose thread outlives it (daemon or not, busy or
+// sleeping) makes its worker retire; the next batch runs on a fresh JVM.
+func TestStrayThreadRetires(t *testing.T) {
+	e := isolatedEngine(t)
+	next := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+		Candidates: cands("static int f(int x) { return Thread.activeCount() * 1000 + x; }")}
+	want := runOn(t, isolatedEngine(t), next)
+	for _, code := range []string{
+		"static int f(int x) { new Thread(() -> { while (true) { try { Thread.sleep(10); } catch (InterruptedException e) {} } }).start(); return x; }",
+		"static int f(int x) { Thread th = new Thread(() -> { long s = 0; while (true) { s++; } }); th.setDaemon(true); th.start(); return x; }",
+		"static int f(int x) { java.util.concurrent.Executors.newFixedThreadPool(2).submit(() -> 1); return x; }",
+	} {
+		before := e.Stats()
+		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(code)}
+		if r := runOn(t, e, b)[0]; r.Status != schemas.StatusOK || r.Tests[0].Output != "5" {
+			t.Fatalf("%s: %+v", code, r)
+		}
+		after := e.Stats()
+		if after.Retired != before.Retired+1 || after.Idle != 0 {
+			t.Errorf("%s: stats before %+v, after %+v: want the worker retired", code, before, after)
+		}
+		got := runOn(t, e, next)
+		sameResults(t, code, got, want)
+		if st := e.Stats(); st.Started != after.Started+1 {
+			t.Errorf("%s: stats %+v, want a new worker for the next batch", code, st)
+		}
+	}
+	if left := waitNoJVM(e, 0); len(left) != 1 {
+		t.Errorf("JVMs %v, want only the one in the pool", left)
+	}
+}
+
+// TestGlobalStateIsolated: what a candidate changes in the JVM's global state (system
+// properties, default time zone: the worker retires; default locale: restored) is not
+// seen by the next batch; and the runner cannot be weakened.
+func TestGlobalStateIsolated(t *testing.T) {
+	probe := execute.Batch{Params: params("int"), Returns: "string", Tests: tests("[1]"), Candidates: cands(
+		`static String f(int x) { return System.getProperty("transmute.probe") + "|" + java.util.TimeZone.getDefault().getID()
+			+ "|" + Locale.getDefault() + "|" + Locale.getDefault(Locale.Category.FORMAT) + "|" + String.format("%.2f", 1.5); }`)}
+	want := runOn(t, isolatedEngine(t), probe)
+	if want[0].Status != schemas.StatusOK || !strings.HasPrefix(want[0].Tests[0].Output, `"null|`) {
+		t.Fatalf("probe on a fresh engine: %+v", want[0])
+	}
+	e := isolatedEngine(t)
+	cases := []struct {
+		code   string
+		retire bool
+		out    string // the candidate's output; "" is 5
+	}{
+		{`static int f(int x) { System.setProperty("transmute.probe", "set"); return x; }`, true, ""},
+		{`static int f(int x) { System.getProperties().put("transmute.probe", "put"); return x; }`, true, ""},
+		{`static int f(int x) { java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("Asia/Tokyo")); return x; }`, true, ""},
+		{`static int f(int x) { Locale.setDefault(Locale.GERMANY); Locale.setDefault(Locale.Category.FORMAT, Locale.FRANCE); return x; }`, false, ""},
+		{`static int f(int x) { Thread.setDefaultUncaughtExceptionHandler((t, ex) -> {}); return x; }`, true, ""},
+		// the runner's defences hold
+		{`static int f(int x) { try { System.setSecurityManager(null); } catch (SecurityException e) { return -1; } return x; }`, false, "-1"},
+		{`static int f(int x) { for (Thread th : Thread.getAllStackTraces().keySet()) if (th.getName().equals("transmute-watchdog")) { try { th.interrupt(); } catch (SecurityException e) { return -2; } } return x; }`, false, "-2"},
+		{`static int f(int x) throws Exception { try { transmute.runner.Runner.main(new String[0]); } catch (IllegalStateException e) { return -3; } return x; }`, false, "-3"},
+		{`static int f(int x) throws Exception { try { java.lang.invoke.MethodHandles.privateLookupIn(Class.forName("transmute.runner.Runner"), java.lang.invoke.MethodHandles.lookup()); } catch (SecurityException e) { return -4; } return x; }`, false, "-4"},
+		// an instance entry's initializer runs under the Guard too (exit refused: the
+		// candidate does not resolve; before, it ended the JVM)
+		{`int f(int x) { return x; } { System.exit(1); }`, false, "compile_error"},
+		{`static int f(int x) { Runnable r = () -> {}; r.run(); java.util.function.IntUnaryOperator g = y -> y + x; return g.applyAsInt(0); }`, false, ""},
+	}
+	for _, c := range cases {
+		before := e.Stats()
+		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(c.code)}
+		r := runOn(t, e, b)[0]
+		out := c.out
+		if out == "" {
+			out = "5"
+		}
+		if out == schemas.StatusCompileError {
+			if r.Status != out {
+				t.Errorf("%s: %s %q, want %s", c.code, r.Status, r.Detail, out)
+			}
+		} else if r.Status != schemas.StatusOK || r.Tests[0].Output != out {
+			t.Errorf("%s: %s %s %q, want %s", c.code, r.Status, r.Tests[0].Output, r.Tests[0].Error, out)
+		}
+		if st := e.Stats(); (st.Retired == before.Retired+1) != c.retire {
+			t.Errorf("%s: stats before %+v, after %+v; want retired %v", c.code, before, st, c.retire)
+		}
+		sameResults(t, c.code, runOn(t, e, probe), want)
+	}
+}
+
+// TestStdinInjection: a candidate that writes into its worker's stdin (the jobs'
+// pipe, reached through a link to /proc/self/fd/0) cannot feed the worker a job: the
+// worker sees unexpected input and retires.
+func TestStdinInjection(t *testing.T) {
+	e := isolatedEngine(t)
+	fake := `{"params":["int"],"returns":"int","tests":[[1]],"cands":[{"code":"static int f(int x) { return 666; }","imports":"","entry":""}],"start":0,"cpu_ns":1000000000,"out_cap":1000,"stack":1000000}`
+	code := `static int f(int x) throws Exception {
+  java.nio.file.Path l = java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"), "in" + System.nanoTime());
+  java.nio.file.Files.createSymbolicLink(l, java.nio.file.Paths.get("/proc/self/fd/0"));
+  try (java.io.FileOutputStream o = new java.io.FileOutputStream(l.toFile())) { o.write((` + strconvQuote(fake) + ` + "\n").getBytes()); }
+  return x; }`
+	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(code)}
+	r := runOn(t, e, b)[0]
+	t.Logf("injector: %s %s %s; stats %+v", r.Status, r.Tests[0].Output, r.Tests[0].Error, e.Stats())
+	next := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]"), Candidates: cands("static int f(int x) { return x + 1; }")}
+	for i := 0; i < 2; i++ {
+		if r := runOn(t, e, next)[0]; r.Status != schemas.StatusOK || r.Tests[0].Output != "2" {
+			t.Fatalf("the next batch: %+v", r)
+		}
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestCloseReapsWorkers: Close ends every worker (several, after concurrent Runs),
+// and Run fails afterwards; idle workers also end after the idle timeout.
+func TestCloseReapsWorkers(t *testing.T) {
+	e := isolatedEngine(t)
+	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+		Candidates: cands("static int f(int x) { long s = 0; for (int i = 0; i < 3000000; i++) s += i % (x + 1); return (int) (s % 1000); }")}
+	want := runOn(t, isolatedEngine(t), b)
+	done := make(chan []execute.Result)
+	for i := 0; i < 3; i++ {
+		go func() {
+			res, err := e.Run(context.Background(), b)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- res
+		}()
+	}
+	for i := 0; i < 3; i++ {
+		if res := <-done; res != nil {
+			sameResults(t, "concurrent run", res, want)
+		}
+	}
+	st := e.Stats()
+	if st.Started < 2 || st.Idle != min(st.Started, maxIdle()) {
+		t.Errorf("stats %+v, JVMs %v: want several workers, all idle (at most %d kept)", st, jvms(e), maxIdle())
+	}
+	e.Close()
+	if left := jvms(e); len(left) > 0 {
+		t.Errorf("JVMs left after Close: %v", left)
+	}
+	if _, err := e.Run(context.Background(), b); err == nil {
+		t.Error("Run after Close did not fail")
+	}
+
+	idle := isolatedEngine(t)
+	idle.idleTimeout = 300 * time.Millisecond
+	runOn(t, idle, b)
+	if n := len(jvms(idle)); n != 1 {
+		t.Fatalf("%d JVMs, want 1", n)
+	}
+	if left := waitNoJVM(idle, 5*time.Second); len(left) > 0 {
+		t.Errorf("JVMs left after the idle timeout: %v", left)
+	}
+	if st := idle.Stats(); st.Idle != 0 {
+		t.Errorf("stats %+v after the idle timeout", st)
+	}
+	runOn(t, idle, b) // a new worker
+	if st := idle.Stats(); st.Started != 2 {
+		t.Errorf("stats %+v, want a second worker", st)
 	}
 }
