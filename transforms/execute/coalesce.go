@@ -114,10 +114,13 @@ func (c *coalescer) Run(ctx context.Context, b Batch) ([]Result, error) {
 		case <-r.done:
 			return r.res, r.err
 		case c.slots <- struct{}{}:
-			group := c.take()
-			if len(group) > 0 {
-				c.runGroup(group)
+			if !c.pendingHas(r) {
+				// another caller's group took this request: wait for it there
+				<-c.slots
+				<-r.done
+				return r.res, r.err
 			}
+			c.runGroup(c.take())
 			<-c.slots
 		case <-ctx.Done():
 			// leave it queued: a running group may still take it and finish it
@@ -151,6 +154,17 @@ func (c *coalescer) take() []*request {
 	group := append([]*request(nil), c.pending[:k]...)
 	c.pending = append(c.pending[:0], c.pending[k:]...)
 	return group
+}
+
+func (c *coalescer) pendingHas(r *request) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.pending {
+		if p == r {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *coalescer) remove(r *request) bool {

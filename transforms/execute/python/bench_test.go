@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,4 +79,116 @@ func BenchmarkPythonBatch(b *testing.B) {
 	b.ReportMetric(float64(naive)/float64(per), "speedup")
 	fmt.Fprintf(os.Stderr, "python: %v per variant in a batch of %d, %v per variant with a fresh python3 (x%.1f)\n",
 		per, benchVariants, naive, float64(naive)/float64(per))
+}
+
+// cpuNow is the user+sys CPU of this process and its reaped children.
+func cpuNow() time.Duration {
+	self, kids := cpuSplit()
+	return self + kids
+}
+
+// cpuSplit is the user+sys CPU of this process, and of its reaped children.
+func cpuSplit() (self, kids time.Duration) {
+	var s, k syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &s)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &k)
+	tv := func(t syscall.Timeval) time.Duration {
+		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
+	}
+	return tv(s.Utime) + tv(s.Stime), tv(k.Utime) + tv(k.Stime)
+}
+
+// smallBatches are n problems' batches of 7 small functions (as many as an LLM
+// gives translations of one problem) with 10 tests each.
+func smallBatches(n int) []execute.Batch {
+	var bs []execute.Batch
+	var args []string
+	for t := 0; t < 10; t++ {
+		args = append(args, fmt.Sprintf("[%d,[%d,%d,%d]]", t, t, t*2, 7-t))
+	}
+	for p := 0; p < n; p++ {
+		b := execute.Batch{ProblemID: fmt.Sprint(p), Lang: "python", Params: params("int", "int[]"), Returns: "long",
+			Tests: tests(args...), Limits: sandbox.Limits{CPUTime: 500 * time.Millisecond, WallTime: time.Second}}
+		for i := 0; i < 7; i++ {
+			var code string
+			switch i % 3 {
+			case 0:
+				code = fmt.Sprintf("def f(x, a):\n    return x * %d + sum(a)", p*7+i)
+			case 1:
+				code = fmt.Sprintf("def f_filled(x, a):\n    s = 0\n    for v in a:\n        s += v * %d\n    return s + x", p*7+i)
+			default:
+				code = fmt.Sprintf("def helper(v):\n    return v %% %d\n\ndef f(x, a):\n    return sum(helper(v) for v in a) + max(a) - x", p+i+2)
+			}
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: code})
+		}
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+// BenchmarkPythonSmallBatches runs 30 batches (PYBENCH_BATCHES overrides) of 7 small
+// functions with 10 tests each on a fresh engine, one after another, and prints a BENCH
+// line: the CPU per variant (user+sys of this process and its reaped children, from
+// before New to after Close, so the workers' start-up counts) against a fresh
+// `python3 -S` per variant (no sandbox, as enginetest's naive harness) on 2 batches.
+func BenchmarkPythonSmallBatches(b *testing.B) {
+	nb := 30
+	if s := os.Getenv("PYBENCH_BATCHES"); s != "" {
+		fmt.Sscan(s, &nb)
+	}
+	bs := smallBatches(nb)
+	ctx := context.Background()
+	var perVariant, naivePer float64
+	for n := 0; n < b.N; n++ {
+		s0, k0 := cpuSplit()
+		w0 := time.Now()
+		e, err := New(execute.Options{WorkDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		variants := 0
+		for _, batch := range bs {
+			res, err := e.Run(ctx, batch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range res {
+				if r.Status != schemas.StatusOK {
+					b.Fatalf("%s: %s %s", r.CandidateID, r.Status, r.Detail)
+				}
+			}
+			variants += len(batch.Candidates)
+		}
+		st := e.Stats()
+		e.Close()
+		wall := time.Since(w0)
+		s1, k1 := cpuSplit()
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(variants) }
+		perVariant = ms(s1 - s0 + k1 - k0)
+		c1 := cpuNow()
+		nn := 0
+		for _, batch := range bs[:min(2, len(bs))] {
+			for _, c := range batch.Candidates {
+				script := c.Code + "\nimport json\nfor a in " + testArgs(batch) + ":\n    print(json.dumps(f_filled(*a) if 'f_filled' in dir() else f(*a)))\n"
+				if out, err := exec.Command(e.python, "-S", "-c", script).CombinedOutput(); err != nil {
+					b.Fatalf("naive: %v %s", err, out)
+				}
+				nn++
+			}
+		}
+		naivePer = float64((cpuNow() - c1).Microseconds()) / 1000 / float64(nn)
+		fmt.Printf("BENCH python_small_batches batches=%d variants=%d workers=%d cpu_ms_per_variant=%.2f engine_process_ms=%.2f workers_ms=%.2f "+
+			"naive_cpu_ms_per_variant=%.2f speedup_cpu=%.1f wall_ms_per_variant=%.2f\n",
+			len(bs), variants, st.Started, perVariant, ms(s1-s0), ms(k1-k0), naivePer, naivePer/perVariant, ms(wall))
+	}
+	b.ReportMetric(perVariant, "cpu-ms/variant")
+	b.ReportMetric(naivePer, "naive-cpu-ms/variant")
+}
+
+func testArgs(b execute.Batch) string {
+	var s []string
+	for _, t := range b.Tests {
+		s = append(s, t.Args)
+	}
+	return "[" + strings.Join(s, ",") + "]"
 }

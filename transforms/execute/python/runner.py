@@ -1,6 +1,7 @@
-"""Transmute's Python runner: a fork server that runs every candidate of a batch.
+"""Transmute's Python runner: a fork server that runs the candidates of job after job.
 
-It reads one job (JSON) on stdin:
+It reads jobs on stdin, one JSON object per line (one batch, or the candidates of a
+batch that a dead worker left unreached):
 
     {"params": ["int[]", "int"], "returns": "int",
      "tests": [[[1, 2], 3], ...],
@@ -8,29 +9,53 @@ It reads one job (JSON) on stdin:
      "cpu": 2.0, "wall": 4.0, "mem": 1073741824, "stack": 268435456,
      "max_out": 1048576}
 
-and prints the runner protocol (transforms/execute/protocol.go) on stdout, one JSON
-object per line. Per candidate it forks a child that applies the limits, compiles and
-runs the candidate's tests, writing protocol lines to (a copy of) stdout and its
-progress to shared memory; the parent waits for it, kills it when a test runs past the
-wall-time limit, and reports the tests the child could not.
+and answers each with the runner protocol (transforms/execute/protocol.go) on stdout, one
+JSON object per line, then the line "#end"; it exits at the end of its input. Before a
+candidate's code runs it writes {"c": N} (no outcome: it tells the engine the candidate
+was reached) together with the lines of the candidates before it.
+
+Per candidate it forks a child that applies the limits, runs the candidate's code and its
+tests, and writes its protocol lines and its progress (the test it is on and since when)
+to memory shared with the server; the server waits for it, kills it when a test runs past
+the wall-time limit, forwards its lines and reports the tests it could not. A child that
+dies of SIGSEGV on the main thread (whose stack is MAIN_STACK) is run again from that
+test on a thread with the job's big stack, for deep recursion through C code.
+
+Nothing a candidate does reaches the server or the next candidate: it runs in a forked
+child; after it the processes it left behind are killed (when the server has a PID
+namespace to itself: --reap) and, before the next candidate, the files it left in the
+scratch directories (the working directory, and with --private-tmp /tmp, /var/tmp,
+/dev/shm and /run/lock) are removed.
+
+A child costs what it executes plus a copy of each page it writes (they are shared with
+the server until then), so: the server does not import threading (whose fork hook runs
+Python code in every child), compiles the candidates of a job itself before forking,
+freezes its objects before each fork (the child's collector never walks them), opens
+/dev/null once, and lets the child use its namespace dict as the candidate's globals
+instead of copying it; the tests run on the main thread unless they need the big stack.
 """
 
-import ast
 import builtins
-import json
+import contextvars
+import gc
+import _json
 import math
 import mmap
 import os
 import resource
 import select
 import signal
+import stat
 import struct
 import sys
 import time
+import _thread
+from types import CodeType
 
 # The usual benchmark imports, loaded once in the server so that children share them.
+# threading is left out on purpose (see above); a candidate that imports it pays for it.
 import array, bisect, collections, copy, decimal, fractions, functools, heapq  # noqa: E401,F401
-import itertools, operator, random, re, statistics, string, threading, typing  # noqa: E401,F401
+import itertools, operator, random, re, statistics, string, typing  # noqa: E401,F401
 
 PRELUDE = """
 from typing import *
@@ -52,7 +77,38 @@ for _n in list(BASE_NS):
     if _n != "__builtins__" and hasattr(builtins, _n):
         del BASE_NS[_n]
 
-PROTO_OUT = sys.stdout.buffer
+
+# JSON with the json package's C functions: importing json itself (and compiling its
+# regular expressions) would cost every worker a few milliseconds.
+quote = _json.encode_basestring_ascii  # a str as json.dumps writes it
+
+
+def dumps(d):
+    """A flat dict of str and int values as json.dumps writes it."""
+    return "{" + ", ".join(quote(k) + ": " + (quote(v) if isinstance(v, str) else int.__repr__(v))
+                           for k, v in d.items()) + "}"
+
+
+class _Decoding:
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity
+
+
+_scan = _json.make_scanner(_Decoding())
+
+
+def loads(s):
+    """Decodes s, one JSON value (a job line) between white space."""
+    try:
+        value, end = _scan(s, len(s) - len(s.lstrip(" \t\n\r")))
+    except (StopIteration, SystemError, ValueError):
+        raise ValueError("a job line that is not JSON") from None
+    if s[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
 
 
 def parse_type(t):
@@ -119,7 +175,7 @@ def enc(v, out):
         else:
             out.append(float.__repr__(v))
     elif isinstance(v, str):
-        out.append(json.dumps(str(v)))
+        out.append(quote(str(v)))
     elif isinstance(v, (list, tuple, bytearray, array.array, collections.deque, range)):
         out.append("[")
         for i, e in enumerate(v):
@@ -147,9 +203,12 @@ def describe(e):
     return name + ": " + msg if msg else name
 
 
-def find_entry(tree, ns, entry):
+def find_entry(src, ns, entry):
     """Returns the function to call: entry if given, else the last top-level def
     (or the last method of the last top-level class when there is no def)."""
+    import ast  # only here: the server does not need it
+
+    tree = ast.parse(src, "<candidate>")
     if entry:
         fn = ns.get(entry)
         if callable(fn):
@@ -181,129 +240,200 @@ def bound(cls, name):
     return getattr(cls(), name)
 
 
-def child(job, cand, start):
-    """Runs in the forked child: compiles the candidate and runs tests from start.
-    Protocol lines go to a copy of fd 1; the progress (the test being run and since
-    when) goes to the shared memory PROGRESS that the parent watches."""
+# Lines starting (at column 0, so at the top level, or inside a string) with def or async.
+DEF_LINE = re.compile(r"^(?:async|def)\b.*", re.M)
+DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+([^\s(]+)")
+
+
+def fast_entry(src, code):
+    """Returns the name find_entry would return for a candidate without an entry, without
+    parsing an ast, or None when it cannot be sure. A top-level def starts a line at
+    column 0; the last such line is a real def (not text in a string) when the module's
+    code holds a function of that name whose first line is that line (so undecorated)."""
+    if "\f" in src or src.count("\r") != src.count("\r\n"):
+        return None  # lines the tokenizer splits or indents differently
+    last = None
+    for last in DEF_LINE.finditer(src):
+        pass
+    if last is None:
+        return None
+    m = DEF_NAME.match(last.group())
+    if m is None:
+        return None
+    name = m.group(1)
+    line = src.count("\n", 0, last.start()) + 1
+    for c in code.co_consts:
+        if isinstance(c, CodeType) and c.co_name == name and c.co_firstlineno == line:
+            return name
+    return None
+
+
+class Job:
+    """What the children of one job share, decoded once in the server."""
+
+    def __init__(self, d):
+        self.tests = d["tests"]
+        self.ntests = len(self.tests)
+        self.cpu = float(d["cpu"])
+        self.wall = float(d["wall"])
+        self.mem = (d.get("mem") or 0) + (d.get("stack") or 0)
+        self.stack = int(d.get("stack") or 0)
+        self.types = [parse_type(p) for p in d["params"]]
+        self.arrays = [i for i, (_, dims) in enumerate(self.types) if dims > 0]
+        self.void = parse_type(d["returns"])[0] == "void"
+        self.max_out = int(d.get("max_out") or (1 << 20))
+        self.cands = d["cands"]
+
+
+# Opened once: the children's stdin, stdout and stderr, and the protocol stream.
+NULL_FD = os.open(os.devnull, os.O_RDWR)
+NULL_IN = open(os.devnull, "r")
+NULL_OUT = open(os.devnull, "w")
+NULL_ERR = open(os.devnull, "w")
+PROTO_FD = os.dup(1)
+
+
+def child(job, cand, src, code, name, start, big):
+    """Runs in the forked child: runs the candidate's source src (compiling it unless the
+    server did: code) and tests from start, on a thread with a stack of job.stack bytes
+    if big, else on the main thread. name is its entry function when the server found
+    it. Protocol lines go to OUT in SHARED (or, when they do not fit, to PROTO_FD, a copy
+    of fd 1); the progress goes to SHARED too, where the server watches it."""
     ci = cand["c"]
-    wfd = os.dup(1)
     me = os.getpid()
+    getpid = os.getpid
+    write = os.write
+    setitimer = signal.setitimer
+    REAL, PROF = signal.ITIMER_REAL, signal.ITIMER_PROF
 
     def leave_if_forked():
         # A process the candidate forked must not go on to report results: it
         # would run the remaining tests a second time on the protocol stream.
-        if os.getpid() != me:
+        if getpid() != me:
             os._exit(0)
 
     def emit_raw(line):
+        # Appended to OUT, which the server forwards when the child is over (however
+        # it ends); what does not fit goes down the pipe at once, after what is there.
         data = (line + "\n").encode()
+        n = OUT_LEN.unpack_from(SHARED, OUT_LEN_AT)[0]
+        end = OUT_AT + n + len(data)
+        if end <= SHARED_SIZE:
+            SHARED[OUT_AT + n:end] = data
+            OUT_LEN.pack_into(SHARED, OUT_LEN_AT, n + len(data))
+            return
+        data = SHARED[OUT_AT:OUT_AT + n] + data
         while data:
-            data = data[os.write(wfd, data):]
+            data = data[write(PROTO_FD, data):]
+        OUT_LEN.pack_into(SHARED, OUT_LEN_AT, 0)
 
     def emit(obj):
-        emit_raw(json.dumps(obj))
+        emit_raw(dumps(obj))
 
     # Silence the candidate: its prints must not reach the protocol stream.
-    devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    sys.stdin = open(os.devnull, "r")
-    sys.stdout = open(os.devnull, "w")
-    sys.stderr = open(os.devnull, "w")
+        os.dup2(NULL_FD, fd)
+    sys.stdin, sys.stdout, sys.stderr = NULL_IN, NULL_OUT, NULL_ERR
 
-    # The address space covers the candidate's memory and the test thread's stack.
-    mem = (job.get("mem") or 0) + (job.get("stack") or 0)
-    if mem > 0:
+    # The address space covers the candidate's memory and the big stack (the thread's,
+    # or reserved when the tests run on the main thread).
+    if job.mem > 0:
         try:
-            _, hard = resource.getrlimit(resource.RLIMIT_AS)
-            soft = mem if hard == resource.RLIM_INFINITY else min(mem, hard)
-            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+            soft = job.mem if AS_HARD == resource.RLIM_INFINITY else min(job.mem, AS_HARD)
+            resource.setrlimit(resource.RLIMIT_AS, (soft, AS_HARD))
         except (ValueError, OSError):
             pass
-    cpu = float(job["cpu"])
-    wall = float(job["wall"])
-    ntests = len(job["tests"])
+    cpu = job.cpu
+    wall = job.wall
+    ntests = job.ntests
     try:
         total_cpu = int(math.ceil(cpu * (ntests - start) + 1))
-        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        if hard == resource.RLIM_INFINITY or total_cpu < hard:
-            resource.setrlimit(resource.RLIMIT_CPU, (total_cpu, hard))
+        if CPU_HARD == resource.RLIM_INFINITY or total_cpu < CPU_HARD:
+            resource.setrlimit(resource.RLIMIT_CPU, (total_cpu, CPU_HARD))
     except (ValueError, OSError):
         pass
     sys.setrecursionlimit(10**6)
 
-    src = cand.get("imports") or ""
-    if src and not src.endswith("\n"):
-        src += "\n"
-    src += cand.get("code") or ""
+    entry = cand.get("entry")
     # The candidate's top level runs under the first test's watchdog.
-    signal.setitimer(signal.ITIMER_REAL, wall)
-    signal.setitimer(signal.ITIMER_PROF, cpu)
-    try:
-        tree = ast.parse(src, "<candidate>")
-        code = compile(tree, "<candidate>", "exec")
-    except (SyntaxError, ValueError, MemoryError, RecursionError) as e:
-        emit({"c": ci, "compile": "error", "msg": describe(e)})
-        set_progress(ntests)
-        return
-    ns = dict(BASE_NS)
+    setitimer(REAL, wall)
+    setitimer(PROF, cpu)
+    if code is None:
+        try:
+            code = compile(src, "<candidate>", "exec")
+        except COMPILE_ERRORS as e:
+            emit({"c": ci, "compile": "error", "msg": describe(e)})
+            set_progress(ntests)
+            return
+        if not entry:
+            name = fast_entry(src, code)
+    # The child's own copy of the server's namespace (copying the dict would write the
+    # reference count of every name in it, hence copy their pages).
+    ns = BASE_NS
     try:
         exec(code, ns)
-        fn = find_entry(tree, ns, cand.get("entry"))
+        fn = ns.get(entry) if entry else None
+        if not callable(fn):
+            if name is not None:
+                fn = ns[name]
+            else:
+                fn = find_entry(src, ns, entry)
     except BaseException as e:  # an import or a top-level statement failed
         leave_if_forked()
         emit({"c": ci, "compile": "error", "msg": describe(e)})
         set_progress(ntests)
         return
     leave_if_forked()
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.setitimer(signal.ITIMER_PROF, 0)
+    setitimer(REAL, 0)
+    setitimer(PROF, 0)
     if start == 0:
-        emit({"c": ci, "compile": "ok"})
+        emit_raw('{"c":%d,"compile":"ok"}' % ci)
 
-    types = [parse_type(p) for p in job["params"]]
-    arrays = [i for i, (_, d) in enumerate(types) if d > 0]
-    void = parse_type(job["returns"])[0] == "void"
-    max_out = int(job.get("max_out") or (1 << 20))
+    types = job.types
+    arrays = job.arrays
+    void = job.void
+    max_out = job.max_out
+    tests = job.tests
+    cpu_ns = time.process_time_ns
+    wall_ns = time.perf_counter_ns
 
     def run_tests():
         for t in range(start, ntests):
             set_progress(t)
-            line = {"c": ci, "t": t}
+            line = None
             try:
-                raw = job["tests"][t]
+                raw = tests[t]
                 args = [conv(raw[i], b, d) for i, (b, d) in enumerate(types)]
             except Exception as e:  # bad test data: not the candidate's fault
-                line.update(s="infra_error", e="bad arguments: " + describe(e))
-                emit(line)
+                emit({"c": ci, "t": t, "s": "infra_error", "e": "bad arguments: " + describe(e)})
                 set_progress(t + 1)
                 continue
-            signal.setitimer(signal.ITIMER_REAL, wall)
-            signal.setitimer(signal.ITIMER_PROF, cpu)
-            c0 = time.process_time_ns()
-            w0 = time.perf_counter_ns()
+            setitimer(REAL, wall)
+            setitimer(PROF, cpu)
+            c0 = cpu_ns()
+            w0 = wall_ns()
             try:
                 rv = fn(*args)
-                w1 = time.perf_counter_ns()
-                c1 = time.process_time_ns()
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.setitimer(signal.ITIMER_PROF, 0)
+                w1 = wall_ns()
+                c1 = cpu_ns()
+                setitimer(REAL, 0)
+                setitimer(PROF, 0)
                 out = []
                 enc([args[i] for i in arrays] if void else rv, out)
                 v = "".join(out)
                 if len(v) > max_out:
-                    line.update(s="output_limit", e="return value of %d bytes" % len(v))
+                    line = {"c": ci, "t": t, "s": "output_limit", "e": "return value of %d bytes" % len(v)}
                 else:
                     line = '{"c":%d,"t":%d,"s":"ok","v":%s,"cpu_ns":%d,"wall_ns":%d}' % (
                         ci, t, v, c1 - c0, w1 - w0)
             except MemoryError as e:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.setitimer(signal.ITIMER_PROF, 0)
-                line.update(s="memory_limit", e=describe(e))
+                setitimer(REAL, 0)
+                setitimer(PROF, 0)
+                line = {"c": ci, "t": t, "s": "memory_limit", "e": describe(e)}
             except BaseException as e:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.setitimer(signal.ITIMER_PROF, 0)
-                line.update(s="exception", e=describe(e))
+                setitimer(REAL, 0)
+                setitimer(PROF, 0)
+                line = {"c": ci, "t": t, "s": "exception", "e": describe(e)}
             leave_if_forked()
             try:
                 if isinstance(line, str):
@@ -314,37 +444,91 @@ def child(job, cand, start):
                 emit({"c": ci, "t": t, "s": "exception", "e": describe(e)})
             set_progress(t + 1)
 
-    stack = int(job.get("stack") or 0)
-    if stack > 0:
+    if job.stack <= 0:
+        run_tests()
+        return
+    if not big:
+        # The tests run on the main thread, whose stack (MAIN_STACK at most) suffices
+        # but for deep recursion through C code: such a test dies of SIGSEGV and the
+        # server runs it again with big set. The address space the big stack would
+        # take is reserved, so that the candidate has the same room for its data, and
+        # the tests run in an empty context as on a new thread (so the decimal context
+        # the top level may have set does not apply, as before).
         try:
-            threading.stack_size(stack)
-            th = threading.Thread(target=run_tests)
-            th.start()
-            th.join()
+            reserve = mmap.mmap(-1, job.stack, flags=mmap.MAP_PRIVATE, prot=0)  # noqa: F841 (PROT_NONE)
+        except (OSError, ValueError, OverflowError, MemoryError):
+            run_tests()  # no room: as when the big stack's thread cannot start
             return
-        except (RuntimeError, ValueError, MemoryError):
-            pass
-    run_tests()
+        contextvars.Context().run(run_tests)
+        return
+    # Deep recursion needs a big stack: the tests run on a thread that has one.
+    try:
+        _thread.stack_size(job.stack)
+        done = _thread.allocate_lock()
+        done.acquire()
+
+        def on_thread():
+            try:
+                run_tests()
+            finally:
+                done.release()
+
+        _thread.start_new_thread(on_thread, ())
+    except (RuntimeError, ValueError, MemoryError):
+        run_tests()
+        return
+    done.acquire()
 
 
-def reply(obj):
-    PROTO_OUT.write((json.dumps(obj) + "\n").encode())
-    PROTO_OUT.flush()
+# The server's output not yet written: lines of the current candidate, written with
+# the next candidate's first line or at the end of the job. Fewer writes make fewer
+# wake-ups of the reader.
+PENDING = bytearray()
+
+
+def reply(line):
+    PENDING.extend(line.encode())
+    PENDING.extend(b"\n")
+
+
+def take_output():
+    """Moves what the last child wrote to OUT into PENDING."""
+    n = OUT_LEN.unpack_from(SHARED, OUT_LEN_AT)[0]
+    if n:
+        PENDING.extend(SHARED[OUT_AT:OUT_AT + n])
+        OUT_LEN.pack_into(SHARED, OUT_LEN_AT, 0)
+
+
+def flush():
+    """Writes PENDING to the protocol stream (fd 1)."""
+    data = memoryview(PENDING)
+    while data:
+        data = data[os.write(1, data):]
+    data.release()
+    del PENDING[:]
 
 
 TIMEOUT_SIGNALS = {signal.SIGALRM, signal.SIGPROF, signal.SIGXCPU, signal.SIGVTALRM}
+# How a stack overflow ends a process.
+STACK_SIGNALS = {signal.SIGSEGV, signal.SIGBUS}
 
 
-# PROGRESS is shared with the children: the test a child is on and when it began it.
-PROGRESS = mmap.mmap(-1, 16)
+# SHARED is shared with the children: the progress (the test a child is on and when it
+# began it) and OUT, the protocol lines the child wrote (a length, then the bytes).
+SHARED_SIZE = 64 << 10
+SHARED = mmap.mmap(-1, SHARED_SIZE)
+PROGRESS = struct.Struct("qd")
+OUT_LEN = struct.Struct("q")
+OUT_LEN_AT = PROGRESS.size
+OUT_AT = OUT_LEN_AT + OUT_LEN.size
 
 
 def set_progress(t):
-    struct.pack_into("qd", PROGRESS, 0, t, time.monotonic())
+    PROGRESS.pack_into(SHARED, 0, t, time.monotonic())
 
 
 def get_progress():
-    return struct.unpack_from("qd", PROGRESS, 0)
+    return PROGRESS.unpack_from(SHARED, 0)
 
 
 def wait_child(pid, wall):
@@ -382,57 +566,214 @@ def wait_child(pid, wall):
     return status, killed
 
 
-def run_candidate(job, cand):
+# Sources up to this size are compiled by the server (see run_candidate).
+SERVER_COMPILE_MAX = 32 << 10
+COMPILE_ERRORS = (SyntaxError, ValueError, MemoryError, RecursionError)
+
+# The server's hard limits, which its children inherit.
+AS_HARD = resource.getrlimit(resource.RLIMIT_AS)[1]
+CPU_HARD = resource.getrlimit(resource.RLIMIT_CPU)[1]
+
+# Set by main from the command line.
+REAP = False  # the server has a PID namespace (but for its init) to itself
+SCRATCH = []  # (directory, names present at start-up, ctime when clean), cleaned before each candidate
+
+
+def reap_strays():
+    """Kills every process the candidates left (daemons, setsid children): with a PID
+    namespace of its own, all of them but the namespace's init, which reaps them."""
+    if REAP:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def remove_tree(path):
+    """Removes path (a directory with everything in it), never following symlinks;
+    errors are ignored."""
+    stack = [(path, False)]
+    while stack:
+        p, emptied = stack.pop()
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+            continue
+        if emptied:
+            try:
+                os.rmdir(p)
+            except OSError:
+                pass
+            continue
+        try:
+            os.chmod(p, 0o700)
+        except OSError:
+            pass
+        stack.append((p, True))
+        try:
+            with os.scandir(p) as it:
+                for e in it:
+                    stack.append((os.path.join(p, e.name), False))
+        except OSError:
+            pass
+
+
+def clean_scratch():
+    """Removes what earlier candidates created in the scratch directories. A directory
+    whose status has not changed since it was last clean (its ctime changes with every
+    entry added or removed, and with any change of its own attributes) is not listed."""
+    for i, (d, keep, ctime) in enumerate(SCRATCH):
+        try:
+            if os.stat(d).st_ctime_ns == ctime:
+                continue
+            with os.scandir(d) as it:
+                extra = [e.name for e in it if e.name not in keep]
+            for name in extra:
+                remove_tree(os.path.join(d, name))
+            SCRATCH[i] = (d, keep, os.stat(d).st_ctime_ns)
+        except OSError:
+            continue
+
+
+def prepare(cand):
+    """Returns the candidate's source, its code and entry name (None when the child must
+    compile it or find the entry), or the compile error. Sources up to
+    SERVER_COMPILE_MAX are compiled here rather than in the child, where each page the
+    compiler writes would be copied; up to that size compiling is quick, its recursion
+    fits in the stack, and it fails or not as in the child."""
+    src = cand.get("imports") or ""
+    if src and not src.endswith("\n"):
+        src += "\n"
+    src += cand.get("code") or ""
+    if len(src) > SERVER_COMPILE_MAX:
+        return src, None, None, None
+    limit, err = sys.getrecursionlimit(), sys.stderr
+    sys.setrecursionlimit(10**6)  # as in the child
+    sys.stderr = NULL_ERR  # compile warnings
+    try:
+        code = compile(src, "<candidate>", "exec")
+    except COMPILE_ERRORS as e:
+        return src, None, None, describe(e)
+    finally:
+        sys.setrecursionlimit(limit)
+        sys.stderr = err
+    name = None if cand.get("entry") else fast_entry(src, code)
+    return src, code, name, None
+
+
+def run_candidate(job, cand, prepared):
     ci = cand["c"]
-    ntests = len(job["tests"])
-    wall = float(job["wall"])
+    ntests = job.ntests
+    wall = job.wall
+    src, code, name, error = prepared
+    if error is not None:
+        reply(dumps({"c": ci, "compile": "error", "msg": error}))
+        reply('{"c":%d,"done":true}' % ci)
+        return
+    clean_scratch()
+    # Marks the candidate as reached (for the engine's retries) before its code runs,
+    # and writes the lines of the candidates before it.
+    reply('{"c":%d}' % ci)
     start = 0
+    big = False
     while True:
+        flush()
         set_progress(start)
-        PROTO_OUT.flush()
+        gc.freeze()  # the child's collector leaves the server's objects alone
         pid = os.fork()
         if pid == 0:
-            code = 0
+            rc = 0
             try:
                 os.setpgid(0, 0)  # so that what the candidate forks can be killed with it
-                child(job, cand, start)
+                child(job, cand, src, code, name, start, big)
             except BaseException:
-                code = 3
+                rc = 3
             finally:
-                os._exit(code)
+                os._exit(rc)
         status, killed = wait_child(pid, wall)
         try:
             os.killpg(pid, signal.SIGKILL)  # processes the candidate forked
         except OSError:
             pass
+        take_output()
         cur, _ = get_progress()
         if cur >= ntests:
             break
         # The child stopped on test cur.
+        if (not big and job.stack > 0 and not killed and os.WIFSIGNALED(status)
+                and os.WTERMSIG(status) in STACK_SIGNALS):
+            # Perhaps the main thread's stack overflowed: run the test again (and the
+            # candidate's remaining tests) on a thread with the big stack.
+            big = True
+            start = cur
+            continue
         if killed or (os.WIFSIGNALED(status) and os.WTERMSIG(status) in TIMEOUT_SIGNALS):
             for t in range(cur, ntests):
-                reply({"c": ci, "t": t, "s": "timeout", "e": "time limit exceeded"})
+                reply('{"c":%d,"t":%d,"s":"timeout","e":"time limit exceeded"}' % (ci, t))
             break
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             try:
-                name = signal.Signals(sig).name
+                signame = signal.Signals(sig).name
             except ValueError:
-                name = "signal %d" % sig
-            reply({"c": ci, "t": cur, "s": "runtime_error", "e": "killed by " + name})
+                signame = "signal %d" % sig
+            reply(dumps({"c": ci, "t": cur, "s": "runtime_error", "e": "killed by " + signame}))
         else:
-            reply({"c": ci, "t": cur, "s": "runtime_error",
-                   "e": "process exited with code %d" % os.WEXITSTATUS(status)})
+            reply(dumps({"c": ci, "t": cur, "s": "runtime_error",
+                         "e": "process exited with code %d" % os.WEXITSTATUS(status)}))
         start = cur + 1
         if start >= ntests:
             break
-    reply({"c": ci, "done": True})
+    reap_strays()
+    reply('{"c":%d,"done":true}' % ci)
+
+
+# The stack the children's main thread may grow to before a test is run again on a
+# thread with the job's big stack.
+MAIN_STACK = 8 << 20
 
 
 def main():
-    job = json.loads(sys.stdin.buffer.read())
-    for cand in job["cands"]:
-        run_candidate(job, cand)
+    global REAP
+    args = sys.argv[1:]
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        if soft == resource.RLIM_INFINITY or soft > MAIN_STACK:
+            resource.setrlimit(resource.RLIMIT_STACK, (MAIN_STACK, hard))
+    except (ValueError, OSError):
+        pass
+    REAP = "--reap" in args
+    dirs = [os.getcwd()]
+    if "--private-tmp" in args:
+        dirs += ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"]
+    for d in dirs:
+        try:
+            SCRATCH.append((d, frozenset(os.listdir(d)), os.stat(d).st_ctime_ns))
+        except OSError:
+            pass
+    stdin = sys.stdin.buffer
+    while True:
+        line = stdin.readline()
+        if not line:
+            break
+        if not line.strip():
+            continue
+        job = Job(loads(line.decode()))
+        set_progress(0)
+        # All compiled before the first fork: after a fork, the first write to each page
+        # of the server costs a fault, once per page for the whole job this way.
+        prepared = [prepare(cand) for cand in job.cands]
+        for cand, prep in zip(job.cands, prepared):
+            run_candidate(job, cand, prep)
+        del job, prepared
+        reply("#end")
+        flush()
 
 
 if __name__ == "__main__":
