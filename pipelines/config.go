@@ -22,7 +22,10 @@ type Config struct {
 	Directions string `json:"directions"`
 	// Output is a directory or bucket URL; tables go under it.
 	Output string `json:"output"`
-	// Parallelism is the number of problems evaluated at once per worker.
+	// Parallelism is the number of calls of each execution engine running at once per
+	// worker (evaluate and MBTA keep four times as many problems in flight, so that the
+	// C++ engine finds small batches to compile together; efficiency profiles on one
+	// core each).
 	Parallelism int `json:"parallelism"`
 	// Shards is the number of groups problems are spread over (Beam keys).
 	Shards int `json:"shards"`

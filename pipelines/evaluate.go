@@ -173,7 +173,7 @@ type evaluateFn struct {
 }
 
 func (f *evaluateFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ var (
 func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(evaluate.Output)) {
 	batch := collect(items)
 	progress.total.Add(int64(len(batch)))
-	runPool(batch, f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
+	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
 		problemsDone.Inc(ctx, 1)
 		programsRun.Inc(ctx, int64(len(out.Executions)))
 		d := progress.done.Add(1)

@@ -127,7 +127,7 @@ type mbtaFn struct {
 }
 
 func (f *mbtaFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ var mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
 func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(mbta.Output)) {
 	batch := collect(items)
 	progress.total.Add(int64(len(batch)))
-	runPool(batch, f.Parallelism, func(it evaluate.Item) mbta.Output { return f.runner.Evaluate(ctx, it) }, func(out mbta.Output) {
+	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) mbta.Output { return f.runner.Evaluate(ctx, it) }, func(out mbta.Output) {
 		problemsDone.Inc(ctx, 1)
 		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))
 		d := progress.done.Add(1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"transmute/transforms/execute"
 	"transmute/transforms/translate"
@@ -16,7 +17,11 @@ type tools struct {
 	engines     map[string]execute.Engine
 }
 
-func openTools(ctx context.Context, specs []string, workDir string) (*tools, error) {
+// openTools opens the translators and one engine per language. Each engine is
+// wrapped by execute.Coalesce: at most parallel calls of it run at once, and the C++
+// engine runs the small batches that queue meanwhile (problems of a few translations
+// each) as one translation unit, which pays the compiler's fixed cost once for them.
+func openTools(ctx context.Context, specs []string, workDir string, parallel int) (*tools, error) {
 	t := &tools{engines: map[string]execute.Engine{}}
 	for _, spec := range specs {
 		tr, err := translate.Open(ctx, spec)
@@ -32,7 +37,8 @@ func openTools(ctx context.Context, specs []string, workDir string) (*tools, err
 			t.Close()
 			return nil, fmt.Errorf("engine %s: %w", lang, err)
 		}
-		t.engines[lang] = e
+		t.engines[lang] = execute.Coalesce(e, execute.CoalesceOptions{Parallel: max(parallel, 1), MaxCandidates: coalesceMax,
+			Linger: coalesceLinger})
 	}
 	return t, nil
 }
@@ -49,6 +55,21 @@ func (t *tools) Close() {
 		tr.Close()
 	}
 }
+
+// coalesceMax is the most candidates the engines' coalescers put in one group: about
+// 7 problems' translations, where a C++ unit's compile time grows by about 16 ms per
+// candidate over a fixed 0.75 s.
+const coalesceMax = 48
+
+// coalesceLinger is how long a small batch waits for others when an engine slot is
+// free: the problems a finished group releases come back within milliseconds, and
+// without the wait the first of them would take the slot alone.
+const coalesceLinger = 50 * time.Millisecond
+
+// feeders is how many problems per unit of parallelism the evaluate and MBTA pools
+// keep in flight: more problems than engine slots, so that the coalescers find small
+// batches to group while the slots are busy.
+const feeders = 4
 
 // runPool applies fn to every item with its own pool of workers (Prism runs a stage
 // as one bundle, so parallelism must come from inside the DoFn) and hands each result

@@ -80,7 +80,7 @@ func main() {
 		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
 		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
-		parallelism          = flag.Int("workers", 0, "problems evaluated at once per Beam worker (default 2)")
+		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); four times as many problems are in flight, so that small C++ batches can be compiled together")
 		shards               = flag.Int("shards", 0, "shards problems and tables are spread over (default 4)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")

@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +35,11 @@ const (
 	// benchMutantsPerProblem caps the mutants per problem so the 200 variants
 	// come from several problems.
 	benchMutantsPerProblem = 24
+	// benchFeeders and benchCoalesceMax are the pipeline's feeders and coalesceMax
+	// (pipelines/pool.go): goroutines per core feeding batches, candidates per group.
+	benchFeeders        = 4
+	benchCoalesceMax    = 48
+	benchCoalesceLinger = 50 * time.Millisecond
 )
 
 // benchLimits bound each test, in the engines and in the naive programs alike (the
@@ -82,12 +89,17 @@ type engineRun struct {
 	cpu, wall, inFunc             time.Duration
 	compileErrs, timedOut, tests  int
 	timeouts, okVariants, batches int
+	// engine is what the engine says of its own work (the C++ engine's compiles), or "".
+	engine string
 }
 
-// runEngine opens a fresh engine (its start-up is part of the cost), runs one batch
-// per group, closes it (reaping its workers, so their CPU time is counted) and
-// returns the CPU (this process and its reaped children, user+sys) and wall time.
-// goldFirst checks that each group's first variant, the gold function, passes.
+// runEngine opens a fresh engine (its start-up is part of the cost) and drives it as
+// the pipeline does (pipelines/pool.go): wrapped by execute.Coalesce with one slot per
+// core, fed one batch per group by benchFeeders goroutines per core, so that small
+// batches of the C++ engine share translation units. It then closes it (reaping its
+// workers, so their CPU time is counted) and returns the CPU (this process and its
+// reaped children, user+sys) and wall time. goldFirst checks that each group's first
+// variant, the gold function, passes.
 func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool) engineRun {
 	dir, err := os.MkdirTemp("", "enginebench-")
 	if err != nil {
@@ -98,29 +110,62 @@ func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool) en
 	ctx := context.Background()
 	var r engineRun
 	c0, w0 := cpuNow(), time.Now()
-	e, err := execute.Open(lang, execute.Options{WorkDir: dir})
+	raw, err := execute.Open(lang, execute.Options{WorkDir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, g := range groups {
-		p := g[0].prob
-		batch := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: benchLimits}
-		for _, v := range g {
-			batch.Candidates = append(batch.Candidates, v.cand)
+	slots := runtime.NumCPU()
+	e := execute.Coalesce(raw, execute.CoalesceOptions{Parallel: slots, MaxCandidates: benchCoalesceMax, Linger: benchCoalesceLinger})
+	type done struct {
+		g   []variant
+		res []execute.Result
+		err error
+	}
+	work := make(chan []variant)
+	results := make(chan done)
+	var wg sync.WaitGroup
+	for w := 0; w < benchFeeders*slots; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range work {
+				p := g[0].prob
+				batch := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: benchLimits}
+				for _, v := range g {
+					batch.Candidates = append(batch.Candidates, v.cand)
+				}
+				res, err := e.Run(ctx, batch)
+				results <- done{g, res, err}
+			}
+		}()
+	}
+	go func() {
+		for _, g := range groups {
+			work <- g
 		}
-		res, err := e.Run(ctx, batch)
-		if err != nil {
-			b.Fatalf("%s: %v", p.ID, err)
-		}
-		if len(res) != len(g) {
-			b.Fatalf("%s: %d results for %d candidates", p.ID, len(res), len(g))
-		}
-		if goldFirst && res[0].Status != schemas.StatusOK {
-			b.Fatalf("gold %s: %s %s", p.ID, res[0].Status, res[0].Detail)
+		close(work)
+		wg.Wait()
+		close(results)
+	}()
+	var failure string
+	for d := range results {
+		p := d.g[0].prob
+		switch {
+		case failure != "":
+			continue
+		case d.err != nil:
+			failure = fmt.Sprintf("%s: %v", p.ID, d.err)
+			continue
+		case len(d.res) != len(d.g):
+			failure = fmt.Sprintf("%s: %d results for %d candidates", p.ID, len(d.res), len(d.g))
+			continue
+		case goldFirst && d.res[0].Status != schemas.StatusOK:
+			failure = fmt.Sprintf("gold %s: %s %s", p.ID, d.res[0].Status, d.res[0].Detail)
+			continue
 		}
 		r.batches++
-		r.variants += len(g)
-		for _, x := range res {
+		r.variants += len(d.g)
+		for _, x := range d.res {
 			switch x.Status {
 			case schemas.StatusCompileError:
 				r.compileErrs++
@@ -134,14 +179,21 @@ func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool) en
 				if tr.Status == schemas.StatusTimeout {
 					r.timeouts++
 				}
-				if tr.Status == schemas.StatusInfraError {
-					b.Fatalf("%s test %d: infra_error %s", x.CandidateID, tr.Index, tr.Error)
+				if tr.Status == schemas.StatusInfraError && failure == "" {
+					failure = fmt.Sprintf("%s test %d: infra_error %s", x.CandidateID, tr.Index, tr.Error)
 				}
 				r.inFunc += tr.CPUTime
 			}
 		}
 	}
+	if ce, ok := raw.(*cpp.Engine); ok {
+		st := ce.Stats()
+		r.engine = fmt.Sprintf("; %d compiler runs, %.2fs wall compiling, %d program runs", st.Compiles, st.Compile.Seconds(), st.Runs)
+	}
 	e.Close()
+	if failure != "" {
+		b.Fatal(failure)
+	}
 	r.cpu, r.wall = cpuNow()-c0, time.Since(w0)
 	return r
 }
@@ -230,9 +282,9 @@ func benchCompare(b *testing.B, name, lang string, groups [][]variant, goldFirst
 		"sample_variants=%d sample_cpu_ms_per_variant=%.2f\n",
 		name, full.variants, x, y, y/xs, w, ratio, samp.variants, xs)
 	fmt.Fprintf(os.Stderr, "%s: all %d variants (%d problems): %d ok, %d did not compile, %d stopped by a timeout (%d of %d tests timed out; limit %v CPU / %v wall per test); "+
-		"CPU %.2fs, CPU inside the functions %.3fs, wall %.2fs\n",
+		"CPU %.2fs, CPU inside the functions %.3fs, wall %.2fs%s\n",
 		name, full.variants, full.batches, full.okVariants, full.compileErrs, full.timedOut, full.timeouts, full.tests,
-		benchLimits.CPUTime, benchLimits.WallTime, full.cpu.Seconds(), full.inFunc.Seconds(), full.wall.Seconds())
+		benchLimits.CPUTime, benchLimits.WallTime, full.cpu.Seconds(), full.inFunc.Seconds(), full.wall.Seconds(), full.engine)
 	fmt.Fprintf(os.Stderr, "%s: sample of %d variants (%d problems): engine %d ok, %d did not compile, CPU %.2fs; naive %d of %d compiled and ran to the end, CPU %.2fs\n",
 		name, samp.variants, samp.batches, samp.okVariants, samp.compileErrs, samp.cpu.Seconds(), nOK, nNaive, naive.Seconds())
 }
