@@ -269,7 +269,7 @@ type effCheckFn struct {
 }
 
 func (f *effCheckFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
 	if err != nil {
 		return err
 	}
@@ -418,6 +418,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			}
 		}
 	}
+	jobs = interleaveEffJobs(jobs)
 	effProfiled.total.Add(int64(len(jobs)))
 	suite := func(pr EfficiencyProblem, lang string) []schemas.Test {
 		for _, s := range pr.Suites {
@@ -432,6 +433,11 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 		measured[i] = map[string]effMeasured{}
 	}
 	var mu sync.Mutex
+	// The harness overhead (the empty candidate's runs) depends only on the
+	// problem's signature, the target language and the suite: it is measured once
+	// per (problem, language), by the first worker that needs it, and shared by
+	// every program of that suite (effBaselines).
+	baselines := &effBaselines{}
 	work := make(chan effJob)
 	var wg sync.WaitGroup
 	for _, core := range f.Options.CPUs {
@@ -440,10 +446,22 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			defer wg.Done()
 			for j := range work {
 				pr := ps[j.problem]
+				opt := profile.Options{Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
+					MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir}
 				unlock := lockCore(core)
-				rep, err := profile.Profile(ctx, j.lang, j.cand, pr.Params, pr.Returns, suite(pr, j.lang), profile.Options{
-					Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
-					MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir})
+				bl, err := baselines.get(fmt.Sprint(j.problem)+"\x00"+j.lang, func() (profile.Baseline, error) {
+					return profile.MeasureBaseline(ctx, j.lang, pr.Params, pr.Returns, suite(pr, j.lang), opt)
+				})
+				var rep profile.Report
+				if err == nil {
+					opt.Baseline = &bl
+					// No warm-up per program: the baseline's warm-up (same runtime and
+					// inputs) came before, the program was just built, and on the small
+					// sample the first measured repetition was not slower than the others
+					// without it (docs/EFFICIENCY.md).
+					opt.Warmup = -1
+					rep, err = profile.Profile(ctx, j.lang, j.cand, pr.Params, pr.Returns, suite(pr, j.lang), opt)
+				}
 				unlock()
 				mu.Lock()
 				measured[j.problem][j.key] = effMeasured{rep, core, err}
@@ -519,6 +537,64 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			emit(out)
 		}
 	}
+}
+
+// interleaveEffJobs orders the jobs round-robin over the suites (problem,
+// language): the first program of every suite, then the second... so that the
+// workers rarely wait for the same suite's baseline at once. The order of the
+// programs within a suite is kept.
+func interleaveEffJobs(jobs []effJob) []effJob {
+	type suiteKey struct {
+		problem int
+		lang    string
+	}
+	var order []suiteKey
+	by := map[suiteKey][]effJob{}
+	for _, j := range jobs {
+		k := suiteKey{j.problem, j.lang}
+		if by[k] == nil {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], j)
+	}
+	out := make([]effJob, 0, len(jobs))
+	for round := 0; len(out) < len(jobs); round++ {
+		for _, k := range order {
+			if round < len(by[k]) {
+				out = append(out, by[k][round])
+			}
+		}
+	}
+	return out
+}
+
+// effBaselines measures each suite's harness overhead once (profile.MeasureBaseline)
+// and hands the same figures to every program of the suite; a worker that needs a
+// baseline another worker is measuring waits for it.
+type effBaselines struct {
+	mu sync.Mutex
+	m  map[string]*effBaseline
+}
+
+type effBaseline struct {
+	once sync.Once
+	bl   profile.Baseline
+	err  error
+}
+
+func (b *effBaselines) get(key string, measure func() (profile.Baseline, error)) (profile.Baseline, error) {
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = map[string]*effBaseline{}
+	}
+	e := b.m[key]
+	if e == nil {
+		e = &effBaseline{}
+		b.m[key] = e
+	}
+	b.mu.Unlock()
+	e.once.Do(func() { e.bl, e.err = measure() })
+	return e.bl, e.err
 }
 
 func splitEffProfiles(o EfficiencyOutput, emit func(schemas.ProfileRow)) {
@@ -722,8 +798,10 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 
 // PrintEfficiencyRunCPU prints how much of this process's CPU (its own and its
 // waited-for children's) went into the measured repetitions of the profiles table,
-// and how much went elsewhere (warm-ups, overhead runs, builds, default tests,
-// the pipeline itself). Call it at the end of the run, in the launching process.
+// and how much went elsewhere (builds, the default tests, the harness-overhead
+// baselines -- one warm-up and the empty candidate's runs per suite, shared by the
+// suite's programs --, sandbox set-up, the pipeline itself). Call it at the end of
+// the run, in the launching process.
 func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 	rows, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
 	if err != nil {
@@ -746,7 +824,7 @@ func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket) err
 	if total <= 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "Run CPU: %.0f s in all (this process and its children); measured repetitions %.0f s (%.1f%%), of which the functions themselves (net of harness overhead) %.0f s (%.1f%%); outside the measured programs %.1f%%\n",
+	fmt.Fprintf(w, "Run CPU: %.0f s in all (this process and its children); measured repetitions %.0f s (%.1f%%), of which the functions themselves (net of harness overhead) %.0f s (%.1f%%); outside the measured repetitions (builds, default tests, overhead baselines, pipeline) %.1f%%\n",
 		total, measured, 100*measured/total, net, 100*net/total, 100*(1-measured/total))
 	return nil
 }

@@ -5,13 +5,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"transmute/io/blobs"
 	"transmute/schemas"
+	"transmute/transforms/profile"
 	"transmute/transforms/score"
 	"transmute/transforms/values"
 )
@@ -313,5 +318,63 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	}
 	if checked != 6 {
 		t.Errorf("want B_T for 2 translators x 3 directions, got %d", checked)
+	}
+}
+
+// The profiling stage measures the harness overhead once per suite (problem,
+// language) and hands the same baseline to every program of it, even when several
+// workers ask at once; another suite is measured separately.
+func TestEfficiencySharedBaselines(t *testing.T) {
+	var b effBaselines
+	var calls sync.Map
+	measure := func(key string, cpu time.Duration) func() (profile.Baseline, error) {
+		return func() (profile.Baseline, error) {
+			n, _ := calls.LoadOrStore(key, new(atomic.Int32))
+			n.(*atomic.Int32).Add(1)
+			time.Sleep(20 * time.Millisecond)
+			return profile.Baseline{Status: schemas.StatusOK, CPU: cpu, RSSKB: 10, Runs: 3}, nil
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([]profile.Baseline, 8)
+	for i := range got {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			key, cpu := "0\x00java", 60*time.Millisecond
+			if i%2 == 1 {
+				key, cpu = "1\x00java", 90*time.Millisecond
+			}
+			bl, err := b.get(key, measure(key, cpu))
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = bl
+		}(i)
+	}
+	wg.Wait()
+	for i, bl := range got {
+		want := 60 * time.Millisecond
+		if i%2 == 1 {
+			want = 90 * time.Millisecond
+		}
+		if bl.CPU != want {
+			t.Errorf("program %d got baseline %v, want %v", i, bl.CPU, want)
+		}
+	}
+	for _, key := range []string{"0\x00java", "1\x00java"} {
+		if n, ok := calls.Load(key); !ok || n.(*atomic.Int32).Load() != 1 {
+			t.Errorf("suite %q measured %v times, want once", key, n)
+		}
+	}
+	// Interleaving keeps every job and each suite's order, first programs first.
+	jobs := []effJob{{problem: 0, lang: "java", key: "a"}, {problem: 0, lang: "java", key: "b"}, {problem: 1, lang: "cpp", key: "c"},
+		{problem: 1, lang: "cpp", key: "d"}, {problem: 1, lang: "cpp", key: "e"}}
+	var keys []string
+	for _, j := range interleaveEffJobs(jobs) {
+		keys = append(keys, j.key)
+	}
+	if strings.Join(keys, "") != "acbde" {
+		t.Errorf("interleaved order %v, want a c b d e", keys)
 	}
 }

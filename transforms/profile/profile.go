@@ -17,7 +17,9 @@
 // (transforms/values.Canonical). The fixed cost of the harness (interpreter or JVM
 // start-up, reading and converting the inputs, printing) is in every measurement;
 // Profile measures it by profiling an empty candidate with the same signature on
-// the same inputs and reports it as Report.Overhead (see docs/EFFICIENCY.md).
+// the same inputs and reports it as Report.Overhead, or takes it from
+// Options.Baseline, measured once per suite by MeasureBaseline (see
+// docs/EFFICIENCY.md).
 package profile
 
 import (
@@ -61,6 +63,13 @@ type Options struct {
 	// OverheadRepetitions is the number of runs of the empty candidate that measure
 	// the harness overhead (default 3; negative: do not measure it).
 	OverheadRepetitions int
+	// Baseline, when set, is the harness overhead of this suite measured earlier
+	// (by MeasureBaseline, with the same language, signature, tests and
+	// limits): Profile then fills Overhead, OverheadRSSKB and NetCPU from it
+	// instead of measuring the empty candidate again. The overhead depends only on
+	// the harness, the signature and the inputs, so the programs of one suite can
+	// share one measurement.
+	Baseline *Baseline
 	// Warmup is the number of unmeasured runs before the repetitions, which bring
 	// the program, the runtime and the inputs into the page cache (default 1;
 	// negative: none).
@@ -126,6 +135,20 @@ type Report struct {
 	OverheadRSSKB float64
 }
 
+// Baseline is the harness overhead of one suite: what the empty candidate (a
+// function with the same signature that returns a default value) costs with the
+// same harness, on the same inputs, pinned the same way.
+type Baseline struct {
+	// Status is the empty candidate's status (ok, or why it failed: then the
+	// figures are not usable and Profile notes it in Report.Detail).
+	Status, Detail string
+	// CPU is the mean CPU time (user+sys) of the empty runs, RSSKB their mean peak
+	// RSS, Runs their number.
+	CPU   time.Duration
+	RSSKB float64
+	Runs  int
+}
+
 // program is a built harness, ready to run.
 type program struct {
 	path     string
@@ -161,62 +184,104 @@ type suite struct {
 // Profile builds cand once and runs it opt.Repetitions times on all tests, each
 // time in a fresh process pinned to one core; it returns the measurements. A
 // failure of the candidate is a Status; an error means profiling itself failed.
+// The harness overhead is opt.Baseline when given, else measured here by the
+// empty candidate (unless opt.OverheadRepetitions < 0).
 func Profile(ctx context.Context, lang string, cand execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (Report, error) {
+	b, s, dir, opt, err := prepare(lang, params, returns, tests, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	defer os.RemoveAll(dir)
+	rep, err := measure(ctx, b, filepath.Join(dir, "cand"), s, cand, opt, opt.Repetitions, true)
+	if err != nil || rep.Status == schemas.StatusCompileError || (opt.Baseline == nil && opt.OverheadRepetitions < 0) {
+		return rep, err
+	}
+	bl := opt.Baseline
+	if bl == nil {
+		m, err := baseline(ctx, b, filepath.Join(dir, "empty"), s, opt)
+		if err != nil {
+			return rep, err
+		}
+		bl = &m
+	}
+	if bl.Status != schemas.StatusOK {
+		rep.Detail = strings.TrimSpace(rep.Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
+		return rep, nil
+	}
+	rep.Overhead = bl.CPU
+	rep.OverheadRSSKB = bl.RSSKB
+	rep.NetCPU = max(rep.MeanCPU-rep.Overhead, 0)
+	return rep, nil
+}
+
+// MeasureBaseline measures the harness overhead of a suite once: the empty candidate of
+// the signature, built and run like Profile runs a candidate (opt.Warmup warm-ups,
+// then opt.OverheadRepetitions fresh pinned runs, default 3). Pass the result as
+// Options.Baseline to Profile the suite's programs without measuring it again.
+// opt.Baseline is ignored.
+func MeasureBaseline(ctx context.Context, lang string, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (Baseline, error) {
+	b, s, dir, opt, err := prepare(lang, params, returns, tests, opt)
+	if err != nil {
+		return Baseline{}, err
+	}
+	defer os.RemoveAll(dir)
+	return baseline(ctx, b, filepath.Join(dir, "empty"), s, opt)
+}
+
+func baseline(ctx context.Context, b builder, dir string, s *suite, opt Options) (Baseline, error) {
+	n := opt.OverheadRepetitions
+	if n <= 0 {
+		n = 3
+	}
+	over, err := measure(ctx, b, dir, s, b.empty(s), opt, n, false)
+	if err != nil {
+		return Baseline{}, err
+	}
+	return Baseline{Status: over.Status, Detail: over.Detail, CPU: over.MeanCPU, RSSKB: over.MeanRSSKB, Runs: len(over.CPUTime)}, nil
+}
+
+// prepare checks the options, the language and the types, and makes the working
+// directory of one call (the caller removes it).
+func prepare(lang string, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (builder, *suite, string, Options, error) {
 	opt = opt.withDefaults()
 	if opt.LeastLoaded && !opt.NoPin {
 		opt.CPU = LeastLoadedCPU(200*time.Millisecond, opt.CPU)
 	}
 	if !opt.NoPin && opt.CPU >= runtime.NumCPU() {
-		return Report{}, fmt.Errorf("profile: cannot pin to CPU %d: this machine has %d", opt.CPU, runtime.NumCPU())
+		return nil, nil, "", opt, fmt.Errorf("profile: cannot pin to CPU %d: this machine has %d", opt.CPU, runtime.NumCPU())
 	}
 	b, ok := builders[lang]
 	if !ok {
-		return Report{}, fmt.Errorf("profile: no harness for language %q", lang)
+		return nil, nil, "", opt, fmt.Errorf("profile: no harness for language %q", lang)
 	}
 	s := &suite{params: params, returns: returns, tests: tests}
 	for _, p := range params {
 		t, err := values.ParseType(p.Type)
 		if err != nil {
-			return Report{}, fmt.Errorf("profile: parameter %s: %w", p.Name, err)
+			return nil, nil, "", opt, fmt.Errorf("profile: parameter %s: %w", p.Name, err)
 		}
 		s.types = append(s.types, t)
 	}
 	var err error
 	if s.ret, err = values.ParseType(returns); err != nil {
-		return Report{}, fmt.Errorf("profile: return type: %w", err)
+		return nil, nil, "", opt, fmt.Errorf("profile: return type: %w", err)
 	}
 	base := opt.WorkDir
 	if base == "" {
 		base = os.TempDir()
 	}
 	if err := os.MkdirAll(base, 0o755); err != nil {
-		return Report{}, fmt.Errorf("profile: %w", err)
+		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
 	dir, err := os.MkdirTemp(base, "profile-")
 	if err != nil {
-		return Report{}, fmt.Errorf("profile: %w", err)
+		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
-	defer os.RemoveAll(dir)
 	if err := os.Chmod(dir, 0o755); err != nil {
-		return Report{}, err
+		os.RemoveAll(dir)
+		return nil, nil, "", opt, err
 	}
-
-	rep, err := measure(ctx, b, filepath.Join(dir, "cand"), s, cand, opt, opt.Repetitions, true)
-	if err != nil || rep.Status == schemas.StatusCompileError || opt.OverheadRepetitions < 0 {
-		return rep, err
-	}
-	over, err := measure(ctx, b, filepath.Join(dir, "empty"), s, b.empty(s), opt, opt.OverheadRepetitions, false)
-	if err != nil {
-		return rep, err
-	}
-	if over.Status != schemas.StatusOK {
-		rep.Detail = strings.TrimSpace(rep.Detail + "; overhead run: " + over.Status + " " + over.Detail)
-		return rep, nil
-	}
-	rep.Overhead = over.MeanCPU
-	rep.OverheadRSSKB = over.MeanRSSKB
-	rep.NetCPU = max(rep.MeanCPU-rep.Overhead, 0)
-	return rep, nil
+	return b, s, dir, opt, nil
 }
 
 // measure builds c in dir and runs it n times.

@@ -260,3 +260,62 @@ func TestLeastLoadedCPU(t *testing.T) {
 		t.Errorf("LeastLoadedCPU = %d", n)
 	}
 }
+
+// A baseline measured once (MeasureBaseline) is shared by the programs of its suite:
+// Profile takes Overhead and OverheadRSSKB from it, NetCPU = max(MeanCPU - Overhead,
+// 0), and does not run the empty candidate again; another suite gets its own.
+func TestSharedBaseline(t *testing.T) {
+	ctx := context.Background()
+	opt := quick
+	opt.WorkDir = t.TempDir()
+	bl, err := MeasureBaseline(ctx, schemas.Python, sumParams, "int", sumTests, opt)
+	if err != nil || bl.Status != schemas.StatusOK || bl.CPU <= 0 || bl.RSSKB <= 0 || bl.Runs != opt.OverheadRepetitions {
+		t.Fatalf("baseline %+v, err %v", bl, err)
+	}
+	shared := opt
+	shared.Baseline = &bl
+	for _, c := range []execute.Candidate{
+		{ID: "a", Code: "def sum_first(arr, n):\n    return sum(arr[:n])\n"},
+		{ID: "b", Code: "def sum_first(arr, n):\n    s = 0\n    for i in range(n):\n        s += arr[i]\n    return s\n"},
+	} {
+		r, err := Profile(ctx, schemas.Python, c, sumParams, "int", sumTests, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkReport(t, c.ID, r, expectedSums(t, false))
+		if r.Overhead != bl.CPU || r.OverheadRSSKB != bl.RSSKB || r.NetCPU != max(r.MeanCPU-bl.CPU, 0) {
+			t.Errorf("%s: overhead %v rss %.0f net %v; baseline %v rss %.0f, mean %v", c.ID, r.Overhead, r.OverheadRSSKB, r.NetCPU, bl.CPU, bl.RSSKB, r.MeanCPU)
+		}
+	}
+	// The figures are the baseline's, not a new measurement: NetCPU floors at 0, and
+	// a baseline whose empty candidate failed is noted, not used.
+	c := execute.Candidate{ID: "c", Code: "def sum_first(arr, n):\n    return sum(arr[:n])\n"}
+	for _, fake := range []Baseline{{Status: schemas.StatusOK, CPU: time.Hour, RSSKB: 1}, {Status: schemas.StatusTimeout, Detail: "boom"}} {
+		o := opt
+		o.Baseline = &fake
+		r, err := Profile(ctx, schemas.Python, c, sumParams, "int", sumTests, o)
+		if err != nil || r.Status != schemas.StatusOK {
+			t.Fatalf("%v %s", err, r.Status)
+		}
+		if fake.Status == schemas.StatusOK && (r.Overhead != time.Hour || r.OverheadRSSKB != 1 || r.NetCPU != 0) {
+			t.Errorf("fake baseline: overhead %v rss %.0f net %v", r.Overhead, r.OverheadRSSKB, r.NetCPU)
+		}
+		if fake.Status != schemas.StatusOK && (r.Overhead != 0 || r.NetCPU != 0 || !strings.Contains(r.Detail, "overhead run: timeout boom")) {
+			t.Errorf("failed baseline: overhead %v net %v detail %q", r.Overhead, r.NetCPU, r.Detail)
+		}
+	}
+	// Another suite (many more inputs to read and convert) has its own, larger baseline.
+	var big []schemas.Test
+	arr := "[" + strings.TrimSuffix(strings.Repeat("7,", 200), ",") + "]"
+	for i := 0; i < 5000; i++ {
+		big = append(big, schemas.Test{Index: int32(i + 1), Args: "[" + arr + ",3]"})
+	}
+	bigBl, err := MeasureBaseline(ctx, schemas.Python, sumParams, "int", big, opt)
+	if err != nil || bigBl.Status != schemas.StatusOK {
+		t.Fatalf("big baseline %+v, err %v", bigBl, err)
+	}
+	if bigBl.CPU <= bl.CPU {
+		t.Errorf("a suite of 5000 arrays has overhead %v, not above the 3-test suite's %v", bigBl.CPU, bl.CPU)
+	}
+	t.Logf("baselines: 3 tests %v (%.0f KB), 5000 tests %v (%.0f KB)", bl.CPU, bl.RSSKB, bigBl.CPU, bigBl.RSSKB)
+}
