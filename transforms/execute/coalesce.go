@@ -73,9 +73,6 @@ func (c *coalescer) Close() error {
 	return c.e.Close()
 }
 
-// Unwrap returns the wrapped engine.
-func (c *coalescer) Unwrap() Engine { return c.e }
-
 func (c *coalescer) Run(ctx context.Context, b Batch) ([]Result, error) {
 	c.mu.Lock()
 	closed := c.closed

@@ -451,7 +451,7 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 				return err
 			}
 			idx = append(rest, passed...)
-			sortInts(idx)
+			sort.Ints(idx)
 			if len(idx) == 0 {
 				r.e.noteUnit(true)
 				return nil
@@ -528,8 +528,6 @@ func (r *groupRun) setApart(ctx context.Context, cands []int) ([]int, error) {
 	}
 	return passed, nil
 }
-
-func sortInts(a []int) { sort.Ints(a) }
 
 // suspects returns the candidates whose lines the compiler's messages mention.
 func suspects(msg string, u unit) map[int]bool {
