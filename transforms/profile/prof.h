@@ -35,7 +35,9 @@ struct Redirect {
     }
   }
 };
-__attribute__((init_priority(101))) inline Redirect redirect_;
+// The Redirect object is defined in each generated program, not here: this header
+// is precompiled, and GCC drops an inline variable's prioritized initializer when
+// the variable comes from a precompiled header.
 
 inline void jstr(std::string& o, const std::string& s) {
   o += '"';

@@ -105,8 +105,11 @@ func TestProfileThreeLanguages(t *testing.T) {
 	}
 	// Profiling again reuses the cached builds (candidate and empty harness).
 	before, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "*"))
-	if len(before) != 4 { // java and cpp: candidate + empty each
-		t.Errorf("build cache holds %v, want 4 builds", before)
+	if len(before) != 5 { // java and cpp: candidate + empty each; the C++ precompiled header
+		t.Errorf("build cache holds %v, want 4 builds and a precompiled header", before)
+	}
+	if pch, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "cpp-pch-*", "prof.h.gch")); len(pch) != 1 {
+		t.Errorf("no precompiled header in the build cache: %v", before)
 	}
 	for _, lang := range []string{schemas.Java, schemas.Cpp} {
 		r, err := Profile(ctx, lang, cands[lang], sumParams, "int", sumTests, opt)
