@@ -309,9 +309,7 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 		if err := os.MkdirAll(target, 0o755); err != nil {
 			return "", err
 		}
-		return runTool(ctx, dir, javac, "-nowarn", "-encoding", "UTF-8", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1",
-			"-XDstringConcat=inline", // no invokedynamic string concatenation: cheaper JVM start-up
-			"-d", target, "Cand.java", "ProfHarness.java")
+		return buildJava(ctx, java, javac, dir, target)
 	})
 	if err != nil {
 		return nil, trimMsg(out), nil
