@@ -34,7 +34,8 @@ type javacServer struct {
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
 	idle   *time.Timer
-	broken bool // could not start: do not try again
+	exited chan struct{} // closed when the server process has been waited for
+	broken bool          // could not start: do not try again
 }
 
 var javacSrv javacServer
@@ -140,12 +141,13 @@ func (s *javacServer) start(java string) error {
 		os.RemoveAll(dir)
 		return err
 	}
-	go func() { cmd.Wait(); os.RemoveAll(dir) }()
-	s.cmd, s.stdin, s.stdout = cmd, in, bufio.NewReader(outp)
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); os.RemoveAll(dir); close(exited) }()
+	s.cmd, s.stdin, s.stdout, s.exited = cmd, in, bufio.NewReader(outp), exited
 	return nil
 }
 
-// stop ends the server (the caller holds mu).
+// stop ends the server and waits for it (the caller holds mu).
 func (s *javacServer) stop() {
 	if s.cmd == nil {
 		return
@@ -154,7 +156,20 @@ func (s *javacServer) stop() {
 	if s.cmd.Process != nil {
 		s.cmd.Process.Kill()
 	}
+	select {
+	case <-s.exited:
+	case <-time.After(5 * time.Second):
+	}
 	s.cmd, s.stdin, s.stdout = nil, nil, nil
+}
+
+// StopJavacServer stops the javac server of the Java builds, if it runs, and waits
+// for it, so that its CPU time is in the process's RUSAGE_CHILDREN (it is started
+// again when needed).
+func StopJavacServer() {
+	javacSrv.mu.Lock()
+	defer javacSrv.mu.Unlock()
+	javacSrv.stop()
 }
 
 func (s *javacServer) armIdle() {
