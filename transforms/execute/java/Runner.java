@@ -284,7 +284,9 @@ public final class Runner {
         int start = job.containsKey("start") ? (int) num(job.get("start")).longValue() : 0;
         cpuLimitNs = job.containsKey("cpu_ns") ? num(job.get("cpu_ns")).longValue() : 5_000_000_000L;
 
+        boolean ship = Boolean.TRUE.equals(job.get("ship_classes"));
         List<Cand> cands = new ArrayList<>();
+        List<Cand> toCompile = new ArrayList<>();
         for (int i = start; i < cj.size(); i++) {
             Map<String, Object> m = asMap(cj.get(i));
             Cand c = new Cand();
@@ -293,8 +295,17 @@ public final class Runner {
             c.imports = str(m.get("imports"));
             c.entry = str(m.get("entry"));
             cands.add(c);
+            if (m.get("cls") != null) {
+                fromShipped(c, asMap(m.get("cls")));
+            } else {
+                toCompile.add(c);
+            }
         }
-        compileAll(cands);
+        if (!toCompile.isEmpty()) compileAll(toCompile);
+        if (ship) {
+            // before any candidate runs: the supervisor keeps these for a restarted worker
+            for (Cand c : toCompile) emit("#cls " + c.index + " " + shipped(c));
+        }
 
         // resolve the entry methods before reporting compile statuses
         Method[] entries = new Method[cands.size()];
@@ -711,6 +722,61 @@ public final class Runner {
                 sb.append(d.getMessage(Locale.ROOT));
             }
             c.error = sb.length() > 0 ? sb.toString() : "compilation failed";
+        }
+    }
+
+    /**
+     * A compiled candidate as JSON: its compile error ("e"), or its methods in source
+     * order ("m": [owner, name, static, arity]) and its class files in base64 ("k").
+     * A worker restarted in the middle of a batch (after a timeout or a crash) gets
+     * these instead of compiling the rest of the batch again in a cold JVM.
+     */
+    static String shipped(Cand c) {
+        StringBuilder sb = new StringBuilder("{");
+        if (c.error != null) {
+            sb.append("\"e\":");
+            quote(sb, c.error);
+            return sb.append('}').toString();
+        }
+        sb.append("\"m\":[");
+        for (int i = 0; i < c.methods.size(); i++) {
+            MInfo m = c.methods.get(i);
+            if (i > 0) sb.append(',');
+            sb.append('[');
+            quote(sb, m.owner);
+            sb.append(',');
+            quote(sb, m.name);
+            sb.append(',').append(m.isStatic).append(',').append(m.arity).append(']');
+        }
+        sb.append("],\"k\":{");
+        boolean first = true;
+        for (Map.Entry<String, byte[]> e : new TreeMap<>(c.classes).entrySet()) {
+            if (!first) sb.append(',');
+            first = false;
+            quote(sb, e.getKey());
+            sb.append(':');
+            quote(sb, Base64.getEncoder().encodeToString(e.getValue()));
+        }
+        return sb.append("}}").toString();
+    }
+
+    /** Takes a candidate compiled by an earlier worker (see shipped). */
+    static void fromShipped(Cand c, Map<String, Object> m) {
+        if (m.get("e") != null) {
+            c.error = str(m.get("e"));
+            return;
+        }
+        for (Object o : asList(m.get("m"))) {
+            List<Object> l = asList(o);
+            MInfo mi = new MInfo();
+            mi.owner = str(l.get(0));
+            mi.name = str(l.get(1));
+            mi.isStatic = Boolean.TRUE.equals(l.get(2));
+            mi.arity = (int) num(l.get(3)).longValue();
+            c.methods.add(mi);
+        }
+        for (Map.Entry<String, Object> e : asMap(m.get("k")).entrySet()) {
+            c.classes.put(e.getKey(), Base64.getDecoder().decode(str(e.getValue())));
         }
     }
 

@@ -133,6 +133,9 @@ type Stats struct {
 	// used half their limits. Workers killed during a job (a test past its wall-time
 	// limit, a crash) are counted in none but Started.
 	Started, Reused, Retired int
+	// Shipped is the number of candidates given to a worker already compiled (by the
+	// worker that ran the start of their batch and was killed or crashed).
+	Shipped int
 	// Idle is the number of workers in the pool now.
 	Idle int
 }
@@ -571,6 +574,10 @@ type jobCand struct {
 	Code    string `json:"code"`
 	Imports string `json:"imports"`
 	Entry   string `json:"entry"`
+	// Cls is the candidate as compiled by an earlier worker of the batch (its "#cls"
+	// line: compile error, or methods and class files), so that a worker restarted
+	// after a timeout or a crash does not compile it again.
+	Cls json.RawMessage `json:"cls,omitempty"`
 }
 
 type job struct {
@@ -584,6 +591,8 @@ type job struct {
 	Stack   int64             `json:"stack"`
 	// RetireCPUNs: the worker retires after a job once its process has used this much CPU
 	RetireCPUNs int64 `json:"retire_cpu_ns"`
+	// ShipClasses asks the worker for a "#cls" line per candidate it compiled.
+	ShipClasses bool `json:"ship_classes,omitempty"`
 }
 
 // importLine matches an import placed in a candidate's code, which must go before the class.
@@ -764,6 +773,19 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 	n := len(s.b.Candidates)
 	remaining := n - s.start
 	s.job.Start = s.start
+	// a restart can only come when a candidate is left after the one running
+	s.job.ShipClasses = remaining > 1
+	shipped := 0
+	for _, c := range s.job.Cands[s.start:] {
+		if c.Cls != nil {
+			shipped++
+		}
+	}
+	if shipped > 0 {
+		s.e.mu.Lock()
+		s.e.stats.Shipped += shipped
+		s.e.mu.Unlock()
+	}
 	input, err := json.Marshal(s.job)
 	if err != nil {
 		return false, "", fmt.Errorf("java engine: encoding the job: %w", err)
@@ -852,6 +874,10 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 				s.e.release(w, retire)
 				return true, "", nil
 			}
+			if bytes.HasPrefix(l, []byte("#cls ")) {
+				s.keepClasses(l[len("#cls "):])
+				continue
+			}
 			if len(l) == 0 || l[0] != '{' {
 				continue
 			}
@@ -884,6 +910,19 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 			}
 		}
 	}
+}
+
+// keepClasses stores a "#cls <index> <json>" payload for the batch's later workers.
+func (s *session) keepClasses(l []byte) {
+	idx, rest, ok := bytes.Cut(l, []byte(" "))
+	if !ok {
+		return
+	}
+	i, err := strconv.Atoi(string(idx))
+	if err != nil || i < 0 || i >= len(s.job.Cands) || !json.Valid(rest) {
+		return
+	}
+	s.job.Cands[i].Cls = append(json.RawMessage(nil), rest...)
 }
 
 // readLine reads one line of any length.

@@ -781,6 +781,10 @@ func TestTimeoutKillsWorker(t *testing.T) {
 		if after.Reused != before.Reused+1 || after.Started != before.Started+1 {
 			t.Errorf("stats before %+v, after %+v", before, after)
 		}
+		// ... and took the last candidate as compiled by the first, not from source
+		if after.Shipped != before.Shipped+1 {
+			t.Errorf("shipped candidates %d -> %d, want one more", before.Shipped, after.Shipped)
+		}
 		res = runOn(t, e, ok)
 		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "102" {
 			t.Fatalf("the next batch: %+v", res)
