@@ -125,7 +125,9 @@ func TestTraceGroundTruthStability(t *testing.T) {
 		seen[key] = true
 		perLang[task.TgtLang]++
 		r, err := Profile(ctx, task.TgtLang, execute.Candidate{ID: key, Code: task.TargetCode}, p.Params, p.Returns, tests,
-			Options{Repetitions: 5, TimeLimit: 60 * time.Second, LeastLoaded: true})
+			Options{Repetitions: 5, TimeLimit: 60 * time.Second, LeastLoaded: true,
+				// TRANSMUTE_PROFILE_NO_RT=1 measures without the real-time policy, to compare
+				NoRealTime: os.Getenv("TRANSMUTE_PROFILE_NO_RT") != ""})
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}

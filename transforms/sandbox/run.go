@@ -176,6 +176,8 @@ func prepare(s Spec) (*launch, error) {
 		UTSNS:    c.utsNS,
 		DropUID:  c.uidDrop,
 		Seccomp:  c.seccomp,
+
+		RTPriority: s.RealTimePriority,
 	}
 	if goStage {
 		lc.cfg.JoinProcs = lc.cg.joinFiles("cgroup.procs")

@@ -678,3 +678,21 @@ func TestMaxRSS(t *testing.T) {
 		t.Errorf("python MaxRSSKB %d, want about 60-70 MiB", big.MaxRSSKB)
 	}
 }
+
+// TestRealTimePriority: with RealTimePriority the program runs under SCHED_FIFO (as
+// root, where the kernel allows it); without, under the ordinary policy.
+func TestRealTimePriority(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("real-time scheduling needs root")
+	}
+	// field 41 of /proc/self/stat is the policy (0 SCHED_OTHER, 1 SCHED_FIFO), field 40
+	// the real-time priority; the command name (field 2) has no spaces here
+	s := sh("cut -d' ' -f40,41 /proc/self/stat")
+	if o := run(t, s, ""); strings.TrimSpace(string(o.Stdout)) != "0 0" {
+		t.Errorf("ordinary run: priority and policy %q (stderr %q)", o.Stdout, o.Stderr)
+	}
+	s.RealTimePriority = 1
+	if o := run(t, s, ""); strings.TrimSpace(string(o.Stdout)) != "1 1" {
+		t.Errorf("real-time run: priority and policy %q (stderr %q)", o.Stdout, o.Stderr)
+	}
+}
