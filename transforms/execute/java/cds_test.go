@@ -3,6 +3,7 @@ package java
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,6 +16,11 @@ import (
 func TestClassDataSharing(t *testing.T) {
 	e := testEngine
 	if e.archive == "" {
+		// the engine runs without one when the JDK cannot make it (no default
+		// archive to build on): only then is its absence not a failure
+		if _, err := os.Stat(filepath.Join(e.javaHome, "lib", "server", "classes.jsa")); err != nil {
+			t.Skipf("this JDK has no default class-data sharing archive (%v)", err)
+		}
 		t.Fatal("no class-data sharing archive")
 	}
 	if _, err := os.Stat(e.archive); err != nil {
