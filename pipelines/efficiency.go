@@ -808,7 +808,21 @@ func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket) err
 		return err
 	}
 	measured, net := 0.0, 0.0
+	// Identical programs of a problem (two models' equal translations) are profiled
+	// once and their rows share the figures: count each measurement once. Rows of one
+	// measurement agree on every figure; two measurements never do to the bit.
+	type measurement struct {
+		problem, lang             string
+		cpu, std, wall, rss, over float64
+		reps                      int32
+	}
+	seen := map[measurement]bool{}
 	for _, r := range rows {
+		m := measurement{r.ProblemID, r.TgtLang, r.CPUMeanMs, r.CPUStdMs, r.WallMean, r.RSSMeanKB, r.OverheadCPUMs, r.Repetitions}
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
 		measured += r.CPUMeanMs * float64(r.Repetitions) / 1000
 		net += r.NetCPUMs * float64(r.Repetitions) / 1000
 	}
