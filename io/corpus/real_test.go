@@ -7,30 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transmute/internal/testenv"
 )
 
 // realCorpora returns ../shared/corpora beside the module root, or skips.
 func realCorpora(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(filepath.Join(c, "transcoder-test", "gold.jsonl")); err != nil {
-		t.Skipf("real corpora not found at %s (../shared/corpora beside the module root): %v", c, err)
-	}
-	return c
+	return testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
 }
 
 func TestRealTranscoder(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"gocloud.dev/blob/memblob"
 
+	"transmute/internal/testenv"
 	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/values"
@@ -19,25 +20,7 @@ import (
 // sharedCorpora finds ../shared/corpora next to the module root.
 func sharedCorpora(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(filepath.Join(c, "trace", "Trace_Tests")); err != nil {
-		t.Skipf("shared corpora not found at %s: skipping real-data test", c)
-	}
-	return c
+	return testenv.SharedCorpora(t, "trace/Trace_Tests")
 }
 
 const pySuite = `# header

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
@@ -432,25 +433,7 @@ func LoadGold(t *testing.T, ids ...string) []GoldProblem {
 // corpora finds ../shared/corpora from the module root, or skips.
 func corpora(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package; cannot locate ../shared/corpora")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpora not found at %s (a fresh checkout does not have them)", c)
-	}
-	return c
+	return testenv.SharedCorpora(t, "")
 }
 
 func TestStopAfterTimeouts(t *testing.T) {

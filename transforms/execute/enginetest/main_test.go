@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/execute"
@@ -50,23 +51,10 @@ func openEngine(tb testing.TB, lang string) execute.Engine {
 	return e
 }
 
-// moduleRoot walks up from the package dir to the directory holding go.mod.
+// moduleRoot is the directory holding go.mod.
 func moduleRoot(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("go.mod not found; cannot locate ../shared/corpora")
-		}
-		dir = parent
-	}
+	return testenv.Root(tb)
 }
 
 // corporaDir is ../shared/corpora next to the module root; it skips when absent.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
@@ -44,20 +45,7 @@ func sameResults(a, b []execute.Result) string {
 // moduleDir is the directory holding go.mod.
 func moduleDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the package")
-		}
-		dir = parent
-	}
+	return testenv.Root(t)
 }
 
 // procsWith lists the processes whose command line contains s.

@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/translate"
 )
@@ -206,25 +207,7 @@ func TestOpenThroughRegistry(t *testing.T) {
 // module root, or skips.
 func realRefTranslations(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	ref := filepath.Join(dir, "..", "shared", "corpora", "trace", "Ref_Translation")
-	if _, err := os.Stat(ref); err != nil {
-		t.Skipf("TRACE Ref_Translation not found at %s (../shared/corpora beside the module root): %v", ref, err)
-	}
-	return ref
+	return filepath.Join(testenv.SharedCorpora(t, "trace/Ref_Translation"), "trace", "Ref_Translation")
 }
 
 func TestRealTraceModels(t *testing.T) {

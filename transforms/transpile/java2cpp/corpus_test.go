@@ -14,28 +14,20 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"transmute/internal/testenv"
 )
 
 // corpusDir locates ../shared/corpora from the module root, or "" when absent.
 func corpusDir() string {
-	dir, err := os.Getwd()
+	c, err := testenv.CorporaDir()
 	if err != nil {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "corpora")
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	if st, err := os.Stat(c); err != nil || !st.IsDir() {
+		return ""
 	}
+	return c
 }
 
 type goldRow struct {

@@ -16,29 +16,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"transmute/internal/testenv"
 )
 
-// corpusDir locates ../shared/corpora relative to the module root.
+// corpusDir locates ../shared/corpora/transcoder-test relative to the module root.
 func corpusDir(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found; cannot locate ../shared/corpora")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora", "transcoder-test")
-	if _, err := os.Stat(filepath.Join(c, "gold.jsonl")); err != nil {
-		t.Skipf("shared corpus absent (%s): skipping corpus evaluation", c)
-	}
-	return c
+	return filepath.Join(testenv.SharedCorpora(t, "transcoder-test/gold.jsonl"), "transcoder-test")
 }
 
 type goldRow struct {
