@@ -9,9 +9,10 @@
 // test on, printing the runner protocol (transforms/execute/protocol.go). harness.h
 // and <bits/stdc++.h> are precompiled once into the cache directory. RunAll does the
 // same for several batches of different problems at once (each problem's tests in
-// its own namespace th::p<j>): a unit costs about 0.75 s of compiler CPU plus a few
-// tens of milliseconds per candidate, so problems with a few translations each share
-// that fixed cost (execute.Coalesce groups a pipeline's concurrent batches).
+// its own namespace th::p<j>): a unit costs about 0.4 s of compiler CPU plus about
+// 10 ms per candidate (mutants of TransCoder-test functions; each candidate's glue is
+// built at -O1, see glueOpt), so problems with a few translations each share that
+// fixed cost (execute.Coalesce groups a pipeline's concurrent batches).
 //
 // A program that does not compile is split: the candidates the compiler's error
 // lines point at are checked alone with -fsyntax-only (a third of a build's cost);
@@ -89,7 +90,9 @@ type Stats struct {
 	Compiles     int           // compiler runs for programs
 	SyntaxChecks int           // compiler runs with -fsyntax-only
 	Compile      time.Duration // time spent in the compiler (both kinds)
+	CompileCPU   time.Duration // the compiler's CPU (user+sys)
 	Runs         int           // sandboxed program runs
+	RunCPU       time.Duration // the programs' CPU (user+sys), tests included
 }
 
 // New prepares the cache directory (opts.WorkDir, else transmute-cache-<uid> in the
@@ -227,8 +230,8 @@ type batchState struct {
 }
 
 // RunAll runs several batches (of different problems) as one group: their candidates
-// share translation units, so the compiler's fixed cost (about 0.75 s of CPU per unit
-// against about 16 ms per extra candidate) is paid once for all of them. Every
+// share translation units, so the compiler's fixed cost (about 0.4 s of CPU per unit
+// against about 10 ms per extra candidate) is paid once for all of them. Every
 // candidate gets the result it gets in a batch of its own. It returns one slice of
 // results per batch, in order (execute.MultiEngine).
 func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execute.Result, error) {
@@ -379,6 +382,9 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 		r.e.stats.Compiles++
 	}
 	r.e.stats.Compile += time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		r.e.stats.CompileCPU += ps.UserTime() + ps.SystemTime()
+	}
 	r.e.mu.Unlock()
 
 	if ctx.Err() != nil {
@@ -589,6 +595,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int) (bool, er
 			o, err = sandbox.Run(ctx, spec, nil)
 			r.e.mu.Lock()
 			r.e.stats.Runs++
+			r.e.stats.RunCPU += o.CPUTime
 			r.e.mu.Unlock()
 			if ctx.Err() != nil {
 				return false, ctx.Err()

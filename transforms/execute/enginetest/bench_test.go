@@ -195,7 +195,8 @@ func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool, ca
 	}
 	if ce, ok := raw.(*cpp.Engine); ok {
 		st := ce.Stats()
-		r.engine = fmt.Sprintf("; %d compiler runs, %.2fs wall compiling, %d program runs", st.Compiles, st.Compile.Seconds(), st.Runs)
+		r.engine = fmt.Sprintf("; %d compiler runs (%d syntax checks), %.2fs wall and %.2fs CPU compiling, %d program runs, %.2fs CPU in them",
+			st.Compiles, st.SyntaxChecks, st.Compile.Seconds(), st.CompileCPU.Seconds(), st.Runs, st.RunCPU.Seconds())
 	}
 	e.Close()
 	if failure != "" {
