@@ -185,7 +185,9 @@ func TestCPUTimeout(t *testing.T) {
 	if !o.CPUTimeout {
 		t.Fatalf("want CPUTimeout, got %+v", o)
 	}
-	if o.CPUTime < 900*time.Millisecond || o.CPUTime > 3*time.Second {
+	// rusage reads below the kernel's RLIMIT_CPU count when the machine is loaded
+	// (821-860 ms measured with both cores busy); finish allows the same 8/10 margin
+	if o.CPUTime < 800*time.Millisecond || o.CPUTime > 3*time.Second {
 		t.Errorf("CPUTime %v, want about 1s", o.CPUTime)
 	}
 	if o.Signal != "killed" {
