@@ -310,3 +310,20 @@ func (s *langSpec) precOf(n *sitter.Node, src []byte) (int, bool) {
 func sameNode(a, b *sitter.Node) bool {
 	return a != nil && b != nil && a.Id() == b.Id()
 }
+
+// ParsesClean reports whether code parses in lang (java, cpp, python) without error
+// or missing nodes: its brackets, comments, strings and preprocessor conditionals are
+// closed. The C++ engine uses it to tell a candidate whose compile errors are its own
+// from one that may spill into the code after it.
+func ParsesClean(lang, code string) (bool, error) {
+	s, err := specFor(lang)
+	if err != nil {
+		return false, err
+	}
+	p, err := newParser(s)
+	if err != nil {
+		return false, err
+	}
+	defer p.Close()
+	return parsesClean(p, s, []byte(code)), nil
+}

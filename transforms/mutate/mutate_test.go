@@ -436,3 +436,26 @@ func TestSDLLocationAndConcurrency(t *testing.T) {
 		}
 	}
 }
+
+func TestParsesClean(t *testing.T) {
+	for _, c := range []struct {
+		lang, code string
+		want       bool
+	}{
+		{"cpp", "int f(int x) { return x + 1; }", true},
+		{"cpp", "int f(int x) { return x + 1; ", false},         // unclosed brace
+		{"cpp", "int f(int x) { return x; } /* open", false},    // unterminated comment
+		{"cpp", "#if 1\nint f(int x) { return x; }\n", false},   // #if without #endif
+		{"cpp", "int f(int x) { return undeclared(x); }", true}, // a type error is not a parse error
+		{"java", "int f(int x) { return x; }", true},
+		{"python", "def f(x):\n    return (x\n", false},
+	} {
+		got, err := ParsesClean(c.lang, c.code)
+		if err != nil || got != c.want {
+			t.Errorf("ParsesClean(%s, %q) = %v, %v; want %v", c.lang, c.code, got, err, c.want)
+		}
+	}
+	if _, err := ParsesClean("cobol", "x"); err == nil {
+		t.Error("ParsesClean(cobol) gave no error")
+	}
+}

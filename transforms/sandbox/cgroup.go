@@ -178,26 +178,30 @@ func (cg *cgroup) kill() {
 }
 
 // oomKilled reports whether the memory cgroup's OOM killer fired.
-func (cg *cgroup) oomKilled() bool {
+func (cg *cgroup) oomKilled() bool { return cg.oomKills() > 0 }
+
+// oomKills is the number of the memory cgroup's OOM kills so far (on older kernels
+// without the counter, the number of times the limit was hit).
+func (cg *cgroup) oomKills() int {
 	if cg.memory == "" {
-		return false
+		return 0
 	}
 	b, err := os.ReadFile(filepath.Join(cg.memory, "memory.oom_control"))
 	if err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if f := strings.Fields(line); len(f) == 2 && f[0] == "oom_kill" {
 				n, _ := strconv.Atoi(f[1])
-				return n > 0
+				return n
 			}
 		}
 	}
 	// Older kernels: no oom_kill counter; a hit limit is the best evidence.
 	b, err = os.ReadFile(filepath.Join(cg.memory, "memory.failcnt"))
 	if err != nil {
-		return false
+		return 0
 	}
 	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n > 0
+	return n
 }
 
 // peakKB is the memory cgroup's peak usage in KiB (0 when unknown).

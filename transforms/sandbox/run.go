@@ -468,6 +468,16 @@ func (p *process) Stdout() io.Reader     { return p.stdout }
 func (p *process) Pid() int { return p.lc.cmd.Process.Pid }
 func (p *process) Kill()    { p.lc.kill(false) }
 
+// OOMKills is the number of OOM kills in the worker's memory cgroup so far (0 without
+// one): an engine that forks a child per candidate inside the worker tells a child
+// killed for memory from one killed otherwise (see OOMCounter).
+func (p *process) OOMKills() int {
+	if p.lc.cg == nil {
+		return 0
+	}
+	return p.lc.cg.oomKills()
+}
+
 func (p *process) Wait() (Outcome, error) {
 	p.once.Do(func() {
 		werr := p.lc.cmd.Wait()

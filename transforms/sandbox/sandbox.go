@@ -105,6 +105,12 @@ type Outcome struct {
 	MemoryExceeded                   bool // a cgroup OOM kill, where cgroups are active
 }
 
+// OOMCounter is implemented by the Process of Start: the number of the memory
+// cgroup's OOM kills so far.
+type OOMCounter interface {
+	OOMKills() int
+}
+
 // Process is a started sandboxed program with pipes, for engines that keep a worker
 // alive across many candidates (a JVM, a fork server).
 type Process interface {

@@ -22,9 +22,10 @@
 // recent units held such a candidate (LLM translations), units are checked with
 // -fsyntax-only before they are built, which saves the failed build.
 //
-// The binary runs in the sandbox once per candidate; when it dies on test k (a signal,
-// a timeout), test k gets its status and the binary is started again from test k+1
-// (after MaxConsecutiveTimeouts timeouts in a row, the rest are timeouts unrun).
+// The binary runs in the sandbox once per program, as a server (serve.go) that forks a
+// child per candidate; when the child dies on test k (a signal, a timeout), test k
+// gets its status and a new child goes on from test k+1 (after MaxConsecutiveTimeouts
+// timeouts in a row, the rest are timeouts unrun).
 // Batch.Limits.CPUTime and WallTime bound each test (interval timers in the program);
 // MemoryBytes is the program's address space.
 package cpp
@@ -36,6 +37,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,6 +50,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/mutate"
 	"transmute/transforms/sandbox"
 )
 
@@ -91,8 +94,9 @@ type Stats struct {
 	SyntaxChecks int           // compiler runs with -fsyntax-only
 	Compile      time.Duration // time spent in the compiler (both kinds)
 	CompileCPU   time.Duration // the compiler's CPU (user+sys)
-	Runs         int           // sandboxed program runs
-	RunCPU       time.Duration // the programs' CPU (user+sys), tests included
+	Servers      int           // programs started in the sandbox (serve mode)
+	Runs         int           // candidate runs (a child of a server each)
+	RunCPU       time.Duration // the candidate runs' CPU (user+sys), tests included
 }
 
 // New prepares the cache directory (opts.WorkDir, else transmute-cache-<uid> in the
@@ -285,9 +289,17 @@ func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execu
 		// r.progs grows when a program that does not start is split.
 		for k := 0; k < len(r.progs); k++ {
 			p := r.progs[k]
+			var sv *server
+			closeServer := func() {
+				if sv != nil {
+					sv.close()
+					sv = nil
+				}
+			}
 			for pos, g := range p.cands {
-				started, err := r.runCandidate(ctx, p, g)
+				started, err := r.runCandidate(ctx, p, g, &sv)
 				if err != nil {
+					closeServer()
 					return nil, err
 				}
 				if started {
@@ -308,6 +320,7 @@ func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execu
 				}
 				break
 			}
+			closeServer()
 		}
 	}
 	for j, st := range r.batches {
@@ -328,6 +341,8 @@ type groupRun struct {
 	work    string
 	progs   []program
 	n       int // programs compiled, for unique names
+	// contained caches selfContained per candidate
+	contained map[int]bool
 }
 
 // of returns the batch and the batch's candidate index of group index g.
@@ -452,7 +467,7 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 					rest = append(rest, g)
 				}
 			}
-			passed, err := r.setApart(ctx, bad)
+			passed, err := r.setApart(ctx, bad, msg, u)
 			if err != nil {
 				return err
 			}
@@ -499,7 +514,7 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 	}
 	// The suspects that fail a syntax check alone are compile errors; those that
 	// pass (an error only together with others, or at link time) are built alone.
-	passed, err := r.setApart(ctx, bad)
+	passed, err := r.setApart(ctx, bad, msg, u)
 	if err != nil {
 		return err
 	}
@@ -515,12 +530,28 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 	return nil
 }
 
-// setApart checks each candidate alone with -fsyntax-only: one that fails gets
-// compile_error with the compiler's message (it would fail a build alone too); the
-// others are returned.
-func (r *groupRun) setApart(ctx context.Context, cands []int) ([]int, error) {
+// setApart decides the suspects of a unit that did not compile (msg, the compiler's
+// output for unit u). When every candidate of the unit parses cleanly on its own
+// (tree-sitter: no unclosed bracket, comment, string or #if) and holds no #pragma,
+// none can spill into another's namespace, so the errors at a suspect's lines are its
+// own: it gets compile_error with them. Otherwise each suspect is checked alone with
+// -fsyntax-only (about 0.2 s of compiler CPU each, mostly loading the precompiled
+// header): one that fails gets compile_error with the compiler's message (it would
+// fail a build alone too). The others are returned.
+func (r *groupRun) setApart(ctx context.Context, cands []int, msg string, u unit) ([]int, error) {
+	trust := true
+	for g := range u.spans {
+		trust = trust && r.selfContained(g)
+	}
 	var passed []int
 	for _, g := range cands {
+		st, i := r.of(g)
+		// (an error inside harness.h shows only its "required from" line here: the
+		// check alone gives the whole message)
+		if m := messagesAt(msg, u.spans[g]); trust && strings.Contains(m, "error:") {
+			feed(st.col, lineCompile(i, trimMsg(m)))
+			continue
+		}
 		ok, msg, _, err := r.compile(ctx, []int{g}, true)
 		if err != nil {
 			return nil, err
@@ -529,10 +560,51 @@ func (r *groupRun) setApart(ctx context.Context, cands []int) ([]int, error) {
 			passed = append(passed, g)
 			continue
 		}
-		st, i := r.of(g)
 		feed(st.col, lineCompile(i, trimMsg(msg)))
 	}
 	return passed, nil
+}
+
+// selfContained tells whether candidate g's compile errors stay in its own
+// namespace: its code parses cleanly and has no #pragma (which outlives the
+// namespace). Computed once per candidate, when a unit fails.
+func (r *groupRun) selfContained(g int) bool {
+	if v, ok := r.contained[g]; ok {
+		return v
+	}
+	st, i := r.of(g)
+	body := st.bi.prep[i].body
+	ok, err := mutate.ParsesClean(schemas.Cpp, body)
+	v := err == nil && ok && !strings.Contains(body, "#pragma")
+	if r.contained == nil {
+		r.contained = map[int]bool{}
+	}
+	r.contained[g] = v
+	return v
+}
+
+// messagesAt returns the compiler's diagnostics (error lines and the source excerpts
+// under them) that point at the lines of spans.
+func messagesAt(msg string, spans []span) string {
+	var b strings.Builder
+	keep := false
+	for _, line := range strings.SplitAfter(msg, "\n") {
+		if m := diagLineRe.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			keep = false
+			for _, sp := range spans {
+				if n >= sp.from && n < sp.to {
+					keep = true
+				}
+			}
+		} else if !strings.HasPrefix(line, " ") {
+			keep = false // "In function ...", "In file included from ...": context of what follows
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // suspects returns the candidates whose lines the compiler's messages mention.
@@ -559,65 +631,103 @@ func trimMsg(s string) string {
 	return s
 }
 
-// runCandidate runs candidate i of program p on all tests, restarting the program
-// after the test it died on. It returns false when the program did not start and p
-// holds other candidates (the caller splits p); a program of one candidate that does
-// not start makes the candidate's tests runtime errors.
-func (r *groupRun) runCandidate(ctx context.Context, p program, g int) (bool, error) {
+// serverLimits are the sandbox's limits for p's server: each child is limited as a
+// program run of one candidate was (RLIMIT_CPU and the address space count per
+// process, so a child starts from zero), and the server's life is bounded by the sum
+// of its candidates' budgets.
+func (r *groupRun) serverLimits(p program) sandbox.Limits {
+	var lim sandbox.Limits
+	var life time.Duration
+	for k, g := range p.cands {
+		st, _ := r.of(g)
+		n := time.Duration(st.bi.ntests)
+		cpu := st.lim.CPUTime*n + time.Second
+		mem := st.lim.MemoryBytes + stackOf(st.lim)
+		if k == 0 {
+			lim = st.lim
+			lim.CPUTime, lim.MemoryBytes = cpu, mem
+		}
+		lim.CPUTime, lim.MemoryBytes = max(lim.CPUTime, cpu), max(lim.MemoryBytes, mem)
+		life += budget(st.lim, st.bi.ntests)
+	}
+	lim.WallTime = life + 10*time.Second
+	return lim
+}
+
+// stackOf is the size of the thread a candidate's tests run on.
+func stackOf(l sandbox.Limits) int64 { return min(int64(stackSize), l.MemoryBytes/4) }
+
+// budget bounds the wall time of a child that runs left tests.
+func budget(l sandbox.Limits, left int) time.Duration {
+	return (l.WallTime+500*time.Millisecond)*time.Duration(left) + 2*time.Second
+}
+
+// runCandidate runs candidate g of program p on all tests in a child of the program's
+// server (*sv, started when nil), again from the test after the one the child died
+// on. It returns false when the program did not start and p holds other candidates
+// (the caller splits p); a program of one candidate that does not start makes the
+// candidate's tests runtime errors.
+func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **server) (bool, error) {
 	st, i := r.of(g)
 	n := st.bi.ntests
 	feed(st.col, execute.Line{C: i, Compile: "ok"})
 	wall, cpu := st.lim.WallTime, st.lim.CPUTime
-	stack := min(int64(stackSize), st.lim.MemoryBytes/4)
 	from, timeouts := 0, 0
 	for from < n {
-		left := time.Duration(n - from)
-		lim := st.lim
-		lim.CPUTime = cpu*left + time.Second
-		lim.WallTime = (wall+500*time.Millisecond)*left + 2*time.Second
-		lim.MemoryBytes = st.lim.MemoryBytes + stack // the test thread's stack is extra
-		spec := sandbox.Spec{
-			Path: p.bin,
-			Args: []string{strconv.Itoa(g), strconv.Itoa(from),
-				strconv.FormatFloat(wall.Seconds(), 'f', 3, 64),
-				strconv.FormatFloat(cpu.Seconds(), 'f', 3, 64),
-				strconv.FormatInt(stack, 10)},
-			ReadOnly: []string{filepath.Dir(p.bin)},
-			Limits:   lim,
+		if *sv == nil {
+			lim := r.serverLimits(p)
+			var s *server
+			var o *sandbox.Outcome
+			var err error
+			// An error is the sandbox's own failure (not the program's): retry it.
+			for attempt := 0; attempt < 3; attempt++ {
+				if attempt > 0 {
+					time.Sleep(time.Duration(attempt) * 200 * time.Millisecond)
+				}
+				s, o, err = startServer(ctx, p, lim)
+				r.e.mu.Lock()
+				r.e.stats.Servers++
+				r.e.mu.Unlock()
+				if ctx.Err() != nil {
+					return false, ctx.Err()
+				}
+				if err == nil {
+					break
+				}
+			}
+			if err != nil {
+				if len(p.cands) > 1 && from == 0 {
+					return false, nil // maybe the program cannot be executed: split it
+				}
+				st.col.MarkRest(i, schemas.StatusInfraError, "sandbox: "+err.Error())
+				return true, nil
+			}
+			if s == nil {
+				// The program did not start: a static initializer of some candidate, or
+				// the candidates' static data together, is too much.
+				if len(p.cands) > 1 {
+					return false, nil
+				}
+				msg := "the program did not start: " + describe(*o)
+				st.col.MarkRest(i, schemas.StatusRuntimeError, msg)
+				st.noStart[i] = msg
+				return true, nil
+			}
+			*sv = s
 		}
-		var o sandbox.Outcome
-		var err error
-		// An error is the sandbox's own failure (not the program's): retry it.
-		for attempt := 0; attempt < 3; attempt++ {
-			if attempt > 0 {
-				time.Sleep(time.Duration(attempt) * 200 * time.Millisecond)
-			}
-			o, err = sandbox.Run(ctx, spec, nil)
-			r.e.mu.Lock()
-			r.e.stats.Runs++
-			r.e.stats.RunCPU += o.CPUTime
-			r.e.mu.Unlock()
-			if ctx.Err() != nil {
-				return false, ctx.Err()
-			}
-			if err == nil {
-				break
-			}
+		s := *sv
+		oomBefore := s.oomKills()
+		lines, ex, overflow, err := s.command(ctx, g, from, wall, cpu, budget(st.lim, n-from), stackOf(st.lim))
+		r.e.mu.Lock()
+		r.e.stats.Runs++
+		r.e.stats.RunCPU += ex.cpu
+		r.e.mu.Unlock()
+		if ctx.Err() != nil {
+			return false, ctx.Err()
 		}
-		if err != nil {
-			if len(p.cands) > 1 && from == 0 {
-				return false, nil // maybe the program cannot be executed: split it
-			}
-			st.col.MarkRest(i, schemas.StatusInfraError, "sandbox: "+err.Error())
-			return true, nil
-		}
-		ready, done := false, false
+		done := false
 		next := from // the first test without a result
-		for _, line := range bytes.Split(o.Stdout, []byte("\n")) {
-			if string(line) == "#ready" {
-				ready = true
-				continue
-			}
+		for _, line := range lines {
 			var h struct {
 				C    int  `json:"c"`
 				T    *int `json:"t"`
@@ -634,16 +744,23 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int) (bool, er
 				next = *h.T + 1
 			}
 		}
-		if done || next >= n {
+		var o sandbox.Outcome
+		switch {
+		case err == nil:
+			o = ex.outcome(r.serverLimits(p).CPUTime, s.oomKills() > oomBefore)
+		case errors.Is(err, errServerGone):
+			// the server itself ended (killed with the child's tree by the cgroup, the
+			// output cap, a server that stopped answering): its outcome tells why
+			o = s.kill()
+			*sv = nil
+			o.StdoutTruncated = o.StdoutTruncated || overflow
+		default:
+			s.kill()
+			*sv = nil
+			st.col.MarkRest(i, schemas.StatusInfraError, err.Error())
 			return true, nil
 		}
-		if !ready {
-			if len(p.cands) > 1 {
-				return false, nil
-			}
-			msg := "the program did not start: " + describe(o)
-			st.col.MarkRest(i, schemas.StatusRuntimeError, msg)
-			st.noStart[i] = msg
+		if done || next >= n {
 			return true, nil
 		}
 		status, msg := deathStatus(o)

@@ -38,6 +38,8 @@ var (
 	// error inside harness.h was instantiated from. Notes are left out: "suggested
 	// alternatives" point at other candidates that define a function of the same name.
 	tuLineRe = regexp.MustCompile(`(?m)tu\.cpp:(\d+):(?:\d+:)?\s+(?:(?:fatal )?error:|required from)`)
+	// diagLineRe is any diagnostic line of the unit (error, note, "required from").
+	diagLineRe = regexp.MustCompile(`^tu\.cpp:(\d+):`)
 )
 
 func prepare(imports, code, entry string) prepared {
@@ -398,7 +400,9 @@ func generate(gr *group, idx []int) unit {
 		start := w.lines + 1
 		w.printf("namespace c%d {\nusing namespace std;\n", g)
 		w.printf("%s", p.body)
-		w.printf("\n}  // namespace c%d\n", g)
+		// an empty line first: a last line of the body ending in a backslash splices
+		// that one, not the namespace's end
+		w.printf("\n\n}  // namespace c%d\n", g)
 		for _, d := range p.defines {
 			w.printf("#undef %s\n", d)
 		}
@@ -421,24 +425,26 @@ func generate(gr *group, idx []int) unit {
 		w.printf(glueOpt+"static void run_%d(int from) { th::p%d::run(%d, from, call_%d); }\n", g, m.j, m.i, g)
 		u.spans[g] = append(u.spans[g], span{start, w.lines + 1})
 	}
-	w.printf(`int main(int argc, char** argv) {
-  if (argc < 6) return 2;
-  int g = atoi(argv[1]), from = atoi(argv[2]);
-  th::wall_limit = atof(argv[3]);
-  th::cpu_limit = atof(argv[4]);
-  size_t stack = strtoull(argv[5], nullptr, 10);
-  void (*f)(int) = nullptr;
-  int c = -1;
-  switch (g) {
-`)
+	// lookup maps a group index to its runner and its index in its own batch; main
+	// serves commands (th::serve, the engine's way) or, given "<g> <from> <wall s>
+	// <cpu s> <stack>", runs one candidate from one test (by hand, when debugging).
+	w.printf("static th::Entry lookup(int g) {\n  switch (g) {\n")
 	for _, g := range idx {
-		w.printf("    case %d: f = run_%d; c = %d; break;\n", g, g, gr.members[g].i)
+		w.printf("    case %d: return {run_%d, %d};\n", g, g, gr.members[g].i)
 	}
 	w.printf(`  }
-  if (!f) return 3;
+  return {nullptr, -1};
+}
+int main(int argc, char** argv) {
+  if (argc >= 3 && strcmp(argv[1], "serve") == 0) return th::serve(lookup, atoi(argv[2]) != 0);
+  if (argc < 6) return 2;
+  th::Entry e = lookup(atoi(argv[1]));
+  if (!e.f) return 3;
+  th::wall_limit = atof(argv[3]);
+  th::cpu_limit = atof(argv[4]);
   th::write_all("#ready\n");
-  th::run_on_big_stack(f, from, stack);
-  th::write_all("{\"c\":" + std::to_string(c) + ",\"done\":true}\n");
+  th::run_on_big_stack(e.f, atoi(argv[2]), strtoull(argv[5], nullptr, 10));
+  th::write_all("{\"c\":" + std::to_string(e.c) + ",\"done\":true}\n");
   _exit(0);
 }
 `)

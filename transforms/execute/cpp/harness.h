@@ -7,7 +7,11 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +20,7 @@ namespace th {
 // ---- protocol output -------------------------------------------------------------
 
 inline int proto_fd = -1;
+inline int cmd_fd = -1;  // serve mode: a copy of fd 0, the engine's commands
 
 inline void write_all(const std::string& s) {
   const char* p = s.data();
@@ -34,6 +39,7 @@ inline void write_all(const std::string& s) {
 struct Redirect {
   Redirect() {
     proto_fd = ::dup(1);
+    cmd_fd = ::dup(0);
     int null = ::open("/dev/null", O_RDWR);
     if (null >= 0) {
       ::dup2(null, 0);
@@ -367,11 +373,19 @@ struct BadArgs {
 };
 
 // run_on_big_stack runs f on a thread with a large stack (deep recursion), or directly.
+// While it runs, the calling thread blocks every signal, so a signal sent to the
+// process (a candidate's kill(getpid(), SIGSEGV), the interval timers) is taken by
+// the test thread, at once, rather than by a thread in pthread_join after the test
+// thread has gone on and reported the test.
 inline void run_on_big_stack(void (*f)(int), int from, size_t stack) {
   struct Job {
     void (*f)(int);
     int from;
-  } job{f, from};
+    sigset_t mask;
+  } job{f, from, {}};
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &job.mask);
   pthread_attr_t attr;
   pthread_t tid;
   if (stack > 0 && pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, stack) == 0 &&
@@ -379,14 +393,135 @@ inline void run_on_big_stack(void (*f)(int), int from, size_t stack) {
           &tid, &attr,
           [](void* p) -> void* {
             auto* j = static_cast<Job*>(p);
+            pthread_sigmask(SIG_SETMASK, &j->mask, nullptr);
             j->f(j->from);
             return nullptr;
           },
           &job) == 0) {
     pthread_join(tid, nullptr);
+    pthread_sigmask(SIG_SETMASK, &job.mask, nullptr);
     return;
   }
+  pthread_sigmask(SIG_SETMASK, &job.mask, nullptr);
   f(from);
+}
+
+// ---- serve mode --------------------------------------------------------------------
+//
+// One sandboxed process serves all candidates of a program: it reads commands
+// "<g> <from> <wall s> <cpu s> <budget s> <stack bytes>" on cmd_fd and forks a child per command
+// that runs candidate g's tests from test `from` (as the program does when started
+// with those arguments), with the protocol lines on proto_fd. When the child has
+// ended, its process group is killed and the server writes
+// "#exit <g> <exit code or -1> <signal or 0> <cpu ns> <max rss KiB> <wall killed 0|1>".
+// The budget bounds the child's wall time (its own timers may be ignored or blocked).
+// A command that cannot be carried out gets "#fail <reason>".
+// With reap_ns (the server is PID 2 of a PID namespace of its own, under the
+// sandbox's init) every other process of the namespace is killed too, so nothing a
+// candidate started outlives it.
+
+struct Entry {
+  void (*f)(int);
+  int c;
+};
+
+inline bool read_cmd(std::string& buf, std::string& line) {
+  for (;;) {
+    size_t nl = buf.find('\n');
+    if (nl != std::string::npos) {
+      line = buf.substr(0, nl);
+      buf.erase(0, nl + 1);
+      return true;
+    }
+    char tmp[512];
+    ssize_t r = ::read(cmd_fd, tmp, sizeof tmp);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    buf.append(tmp, size_t(r));
+  }
+}
+
+inline long long mono_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+// wait_child waits for pid for at most budget_ns, killing its group after that.
+inline void wait_child(pid_t pid, long long budget_ns, int& status, rusage& ru, bool& killed) {
+  int pfd = int(syscall(SYS_pidfd_open, pid, 0));
+  long long deadline = mono_ns() + budget_ns;
+  killed = false;
+  for (;;) {
+    pid_t r = wait4(pid, &status, killed ? 0 : WNOHANG, &ru);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) break;
+    if (killed || r < 0) continue;
+    long long left = deadline - mono_ns();
+    if (left <= 0) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      killed = true;
+      continue;
+    }
+    int ms = int(std::min<long long>(left / 1000000 + 1, 1000));
+    if (pfd >= 0) {
+      pollfd p{pfd, POLLIN, 0};
+      poll(&p, 1, ms);
+    } else {
+      usleep(1000);
+    }
+  }
+  if (pfd >= 0) ::close(pfd);
+}
+
+inline int serve(Entry (*lookup)(int), bool reap_ns) {
+  // reap_ns only where this process really is the first child of a namespace's init
+  if (reap_ns && !(getpid() <= 3 && getppid() == 1)) reap_ns = false;
+  write_all("#ready\n");
+  std::string buf, line;
+  while (read_cmd(buf, line)) {
+    int g = -1, from = 0;
+    double wall = 0, cpu = 0, budget = 0;
+    size_t stack = 0;
+    if (sscanf(line.c_str(), "%d %d %lf %lf %lf %zu", &g, &from, &wall, &cpu, &budget, &stack) != 6) {
+      write_all("#fail bad command\n");
+      continue;
+    }
+    Entry e = lookup(g);
+    if (!e.f) {
+      write_all("#fail no candidate " + std::to_string(g) + "\n");
+      continue;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+      write_all("#fail fork: " + std::string(strerror(errno)) + "\n");
+      continue;
+    }
+    if (pid == 0) {
+      ::close(cmd_fd);
+      setpgid(0, 0);
+      wall_limit = wall;
+      cpu_limit = cpu;
+      run_on_big_stack(e.f, from, stack);
+      write_all("{\"c\":" + std::to_string(e.c) + ",\"done\":true}\n");
+      _exit(0);
+    }
+    setpgid(pid, pid);
+    int status = 0;
+    rusage ru{};
+    bool killed = false;
+    wait_child(pid, (long long)(budget * 1e9), status, ru, killed);
+    kill(-pid, SIGKILL);
+    if (reap_ns) kill(-1, SIGKILL);
+    long long cpu_used = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+                         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    write_all("#exit " + std::to_string(g) + " " + std::to_string(code) + " " + std::to_string(sig) + " " +
+              std::to_string(cpu_used) + " " + std::to_string(ru.ru_maxrss) + " " + (killed ? "1" : "0") + "\n");
+  }
+  return 0;
 }
 
 }  // namespace th

@@ -3,6 +3,7 @@ package cpp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,9 +67,10 @@ func testRunAll(t *testing.T, syntaxFirst bool) {
 		t.Fatal(err)
 	}
 	groupCompiles := e.Stats().Compiles - before.Compiles
-	if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; syntaxFirst && checks < 2 || !syntaxFirst && checks > 1 {
-		// with the check first: the unit, then the broken candidate alone; without:
-		// the broken candidate alone after the failed build
+	if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; syntaxFirst && checks != 1 || !syntaxFirst && checks != 0 {
+		// with the check first: the unit; without: none. Every candidate parses
+		// cleanly, so the unit's messages decide the broken one (see
+		// TestSpillingCandidate for the check alone).
 		t.Errorf("%d syntax checks", checks)
 	}
 	if len(all) != len(batches) {
@@ -116,6 +118,47 @@ func testRunAll(t *testing.T, syntaxFirst bool) {
 	}
 }
 
+// TestSpillingCandidate: a candidate with an extra closing brace ends its namespace
+// early, one with an unclosed brace swallows the namespaces after it. Such a candidate
+// does not parse cleanly, so the unit's messages are not trusted: each suspect is
+// checked alone, and only the candidates that fail alone are compile errors.
+func TestSpillingCandidate(t *testing.T) {
+	e := newEngine(t)
+	for _, spill := range []string{
+		"int f(int x) { return x; } }",
+		"int f(int x) { if (x > 0) { return x; }",
+	} {
+		b := execute.Batch{ProblemID: "spill", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+			Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
+			Candidates: []execute.Candidate{
+				{ID: "good0", Code: "int f(int x) { return x; }"},
+				{ID: "spill", Code: spill},
+				{ID: "good1", Code: "int f(int x) { return x + 1; }"},
+				{ID: "broken", Code: "int f(int x) { return nope(x); }"},
+				{ID: "good2", Code: "int f(int x) { return x + 2; }"},
+			}}
+		for _, syntaxFirst := range []bool{false, true} {
+			setHistory(e, syntaxFirst)
+			before := e.Stats()
+			res := run(t, e, b)
+			want := map[string]string{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
+			for _, r := range res {
+				if r.Status != want[r.CandidateID] {
+					t.Errorf("%q syntaxFirst=%v %s: %s (%s), want %s", spill, syntaxFirst, r.CandidateID, r.Status, r.Detail, want[r.CandidateID])
+				}
+			}
+			if got := res[2].Tests[1].Output; got != "3" {
+				t.Errorf("%q: good1 test 1 = %q, want 3", spill, got)
+			}
+			// the extra brace's error is at the spilling candidate's own lines: both
+			// suspects are checked alone
+			if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; strings.HasSuffix(spill, "} }") && checks < 2 {
+				t.Errorf("syntaxFirst=%v: %d syntax checks, want the suspects checked alone", syntaxFirst, checks)
+			}
+		}
+	}
+}
+
 func diffResult(a, b execute.Result) string {
 	if a.CandidateID != b.CandidateID || a.Status != b.Status {
 		return fmt.Sprintf("%s %s vs %s %s", a.CandidateID, a.Status, b.CandidateID, b.Status)
@@ -148,5 +191,28 @@ tu.cpp:44:5:   required from here
 	got := suspects(msg, u)
 	if !got[1] || !got[3] || got[0] || got[2] || len(got) != 2 {
 		t.Errorf("suspects = %v, want {1, 3}", got)
+	}
+}
+
+// TestMessagesAt: a candidate's own diagnostics and their source excerpts, and
+// nothing of another candidate's.
+func TestMessagesAt(t *testing.T) {
+	msg := `tu.cpp: In function 'int c0::f(int)':
+tu.cpp:12:10: error: 'nope' was not declared in this scope
+   12 |   return nope(x);
+      |          ^~~~
+tu.cpp: In function 'int c1::f(int)':
+tu.cpp:25:3: error: expected ';' before '}' token
+   25 |   }
+      |   ^
+`
+	spans := []span{{20, 30}}
+	got := messagesAt(msg, spans)
+	want := "tu.cpp:25:3: error: expected ';' before '}' token\n   25 |   }\n      |   ^\n"
+	if got != want {
+		t.Errorf("messagesAt = %q, want %q", got, want)
+	}
+	if got := messagesAt(msg, []span{{40, 50}}); got != "" {
+		t.Errorf("messagesAt of a span without errors = %q", got)
 	}
 }

@@ -195,8 +195,8 @@ func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool, ca
 	}
 	if ce, ok := raw.(*cpp.Engine); ok {
 		st := ce.Stats()
-		r.engine = fmt.Sprintf("; %d compiler runs (%d syntax checks), %.2fs wall and %.2fs CPU compiling, %d program runs, %.2fs CPU in them",
-			st.Compiles, st.SyntaxChecks, st.Compile.Seconds(), st.CompileCPU.Seconds(), st.Runs, st.RunCPU.Seconds())
+		r.engine = fmt.Sprintf("; %d compiler runs (%d syntax checks), %.2fs wall and %.2fs CPU compiling, %d programs started, %d candidate runs, %.2fs CPU in them",
+			st.Compiles, st.SyntaxChecks, st.Compile.Seconds(), st.CompileCPU.Seconds(), st.Servers, st.Runs, st.RunCPU.Seconds())
 	}
 	e.Close()
 	if failure != "" {
