@@ -96,7 +96,7 @@ def f(x):
 		{name: "sys_exit", nonOK: true, code: "import sys\ndef f(x):\n    sys.exit(3)"},
 		{name: "abort", nonOK: true, code: "import os\ndef f(x):\n    os.abort()"},
 		{name: "sigkill_self", nonOK: true, code: "import os, signal\ndef f(x):\n    os.kill(os.getpid(), signal.SIGKILL)\n    return x"},
-		{name: "sigsegv_self", nonOK: true, known: "kill(getpid(), SIGSEGV) does not end the test child after a restart", code: "import os, signal\ndef f(x):\n    os.kill(os.getpid(), signal.SIGSEGV)\n    return x"},
+		{name: "sigsegv_self", nonOK: true, code: "import os, signal\ndef f(x):\n    os.kill(os.getpid(), signal.SIGSEGV)\n    return x"},
 		{name: "catch_base_exception", nonOK: true, code: "def f(x):\n    while True:\n        try:\n            while True:\n                x += 1\n        except BaseException:\n            pass"},
 	},
 	schemas.Cpp: {

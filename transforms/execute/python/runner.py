@@ -461,13 +461,19 @@ def child(job, cand, src, code, name, start, big):
             return
         contextvars.Context().run(run_tests)
         return
-    # Deep recursion needs a big stack: the tests run on a thread that has one.
+    # Deep recursion needs a big stack: the tests run on a thread that has one. The
+    # main thread blocks every signal meanwhile, so that a signal sent to the process
+    # (the candidate's os.kill(os.getpid(), SIGSEGV), the interval timers) is taken by
+    # the test thread at once, not by the waiting main thread after the test thread
+    # has gone on and reported the test.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     try:
         _thread.stack_size(job.stack)
         done = _thread.allocate_lock()
         done.acquire()
 
         def on_thread():
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             try:
                 run_tests()
             finally:
@@ -475,9 +481,11 @@ def child(job, cand, src, code, name, start, big):
 
         _thread.start_new_thread(on_thread, ())
     except (RuntimeError, ValueError, MemoryError):
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         run_tests()
         return
     done.acquire()
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 # The server's output not yet written: lines of the current candidate, written with
