@@ -17,7 +17,7 @@ func BuildEvaluate(s beam.Scope, c Config) {
 	c = c.WithDefaults()
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
-	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.Shards}, beam.GroupByKey(s, items))
+	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
 	outs := beam.ParDo(s.Scope("Evaluate"), &evaluateFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, merged))

@@ -27,8 +27,14 @@ type Config struct {
 	// C++ engine finds small batches to compile together; efficiency profiles on one
 	// core each).
 	Parallelism int `json:"parallelism"`
-	// Shards is the number of groups problems are spread over (Beam keys).
+	// Shards is the number of Parquet files per table (Beam keys of the writes).
 	Shards int `json:"shards"`
+	// ComputeShards is the number of groups the problems are evaluated in (the Beam
+	// keys of the evaluate, MBTA and efficiency stages; each group runs its own
+	// worker pool). 0 means Shards. cmd/launch sets 1 when the pipeline runs in
+	// process: Prism runs the groups one after another, and each group's pool left a
+	// core idle while the slowest problem of the group finished.
+	ComputeShards int `json:"compute_shards"`
 	// Limits for every program run.
 	CPUTime     time.Duration `json:"cpu_time"`
 	WallTime    time.Duration `json:"wall_time"`
@@ -51,6 +57,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Shards <= 0 {
 		c.Shards = 4
+	}
+	if c.ComputeShards <= 0 {
+		c.ComputeShards = c.Shards
 	}
 	if c.Output == "" {
 		c.Output = "out/run"

@@ -147,12 +147,12 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	o = o.withDefaults()
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
-		PerDirection: o.PerDirection, Shards: c.Shards}, specs)
+		PerDirection: o.PerDirection, Shards: c.ComputeShards}, specs)
 	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
 	outs := beam.ParDo(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
-		Progress: c.Progress, Shards: c.Shards}, beam.GroupByKey(s, checked))
+		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
 	profiles := beam.ParDo(s, splitEffProfiles, outs)
 	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs))
 	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"transmute/io/blobs"
@@ -81,7 +82,8 @@ func main() {
 		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
 		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); four times as many problems are in flight, so that small C++ batches can be compiled together")
-		shards               = flag.Int("shards", 0, "shards problems and tables are spread over (default 4)")
+		shards               = flag.Int("shards", 0, "Parquet files per table (default 4)")
+		computeShards        = flag.Int("compute-shards", 0, "groups the problems are evaluated in, each with its own worker pool (default 1 in process, where Prism runs them one after another; else --shards)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
 		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 2s for --job mbta)")
@@ -132,6 +134,11 @@ func main() {
 	}
 	if *shards > 0 {
 		c.Shards = *shards
+	}
+	if *computeShards > 0 {
+		c.ComputeShards = *computeShards
+	} else if c.ComputeShards == 0 && inProcess() {
+		c.ComputeShards = 1
 	}
 	if *limit > 0 {
 		c.Limit = *limit
@@ -238,6 +245,17 @@ func main() {
 			fatal(err)
 		}
 	}
+}
+
+// inProcess tells whether the pipeline runs in this process (Prism, the default
+// runner, without a job server).
+func inProcess() bool {
+	switch *runners.Runner {
+	case "", "prism", "direct":
+		f := flag.Lookup("endpoint")
+		return f == nil || f.Value.String() == ""
+	}
+	return false
 }
 
 func fatal(err error) {
