@@ -139,9 +139,35 @@ func New(opts execute.Options) (*Engine, error) {
 	if err := writeIfChanged(filepath.Join(e.dir, "harness.h"), harnessSource); err != nil {
 		return nil, fmt.Errorf("cpp engine: %w", err)
 	}
+	if err := e.buildRuntime(); err != nil {
+		return nil, err
+	}
 	e.pch = e.precompile()
 	return e, nil
 }
+
+// buildRuntime compiles the harness's runtime (its functions defined under
+// TH_RUNTIME) into harness_rt.o in the cache directory unless present; every
+// program is linked with it.
+func (e *Engine) buildRuntime() error {
+	obj := e.runtimeObject()
+	if _, err := os.Stat(obj); err == nil {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp.o", obj, os.Getpid())
+	args := append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", tmp, filepath.Join(e.dir, "harness.h"))
+	if out, err := exec.Command(e.cxx, args...).CombinedOutput(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cpp engine: compile the harness runtime: %v\n%s", err, out)
+	}
+	_ = os.Chmod(tmp, 0o644)
+	if err := os.Rename(tmp, obj); err != nil {
+		return fmt.Errorf("cpp engine: %w", err)
+	}
+	return nil
+}
+
+func (e *Engine) runtimeObject() string { return filepath.Join(e.dir, "harness_rt.o") }
 
 func writeIfChanged(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
@@ -381,7 +407,7 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 	if syntaxOnly {
 		args = append(args, "-fsyntax-only", src)
 	} else {
-		args = append(args, "-o", bin, src)
+		args = append(args, "-o", bin, src, r.e.runtimeObject(), "-lpthread")
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
