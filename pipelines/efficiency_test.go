@@ -367,14 +367,40 @@ func TestEfficiencySharedBaselines(t *testing.T) {
 			t.Errorf("suite %q measured %v times, want once", key, n)
 		}
 	}
-	// Interleaving keeps every job and each suite's order, first programs first.
-	jobs := []effJob{{problem: 0, lang: "java", key: "a"}, {problem: 0, lang: "java", key: "b"}, {problem: 1, lang: "cpp", key: "c"},
+	// The order keeps every job and puts each suite's programs together, in the same
+	// order whatever order they came in.
+	jobs := []effJob{{problem: 0, lang: "java", key: "a"}, {problem: 1, lang: "cpp", key: "c"}, {problem: 0, lang: "java", key: "b"},
 		{problem: 1, lang: "cpp", key: "d"}, {problem: 1, lang: "cpp", key: "e"}}
+	suiteOf := map[string]int{"a": 0, "b": 0, "c": 1, "d": 1, "e": 1}
 	var keys []string
-	for _, j := range interleaveEffJobs(jobs) {
+	for _, j := range orderEffJobs(jobs) {
 		keys = append(keys, j.key)
 	}
-	if strings.Join(keys, "") != "acbde" {
-		t.Errorf("interleaved order %v, want a c b d e", keys)
+	if len(keys) != 5 || suiteOf[keys[0]] != suiteOf[keys[1]] || suiteOf[keys[2]] != 1 || suiteOf[keys[3]] != 1 || suiteOf[keys[4]] != 1 {
+		t.Errorf("order %v: want the two programs of suite 0, then the three of suite 1", keys)
+	}
+	rev := []effJob{jobs[4], jobs[3], jobs[1], jobs[2], jobs[0]}
+	var again []string
+	for _, j := range orderEffJobs(rev) {
+		again = append(again, j.key)
+	}
+	var within0, within1 []string
+	for _, k := range keys {
+		if suiteOf[k] == 0 {
+			within0 = append(within0, k)
+		} else {
+			within1 = append(within1, k)
+		}
+	}
+	var again0, again1 []string
+	for _, k := range again {
+		if suiteOf[k] == 0 {
+			again0 = append(again0, k)
+		} else {
+			again1 = append(again1, k)
+		}
+	}
+	if strings.Join(within0, "") != strings.Join(again0, "") || strings.Join(within1, "") != strings.Join(again1, "") {
+		t.Errorf("order within suites depends on the input order: %v vs %v", keys, again)
 	}
 }
