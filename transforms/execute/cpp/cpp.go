@@ -617,12 +617,7 @@ func messagesAt(msg string, spans []span) string {
 	for _, line := range strings.SplitAfter(msg, "\n") {
 		if m := diagLineRe.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			keep = false
-			for _, sp := range spans {
-				if n >= sp.from && n < sp.to {
-					keep = true
-				}
-			}
+			keep = inSpans(n, spans)
 		} else if !strings.HasPrefix(line, " ") {
 			keep = false // "In function ...", "In file included from ...": context of what follows
 		}
@@ -639,14 +634,22 @@ func suspects(msg string, u unit) map[int]bool {
 	for _, m := range tuLineRe.FindAllStringSubmatch(msg, -1) {
 		line, _ := strconv.Atoi(m[1])
 		for c, spans := range u.spans {
-			for _, sp := range spans {
-				if line >= sp.from && line < sp.to {
-					s[c] = true
-				}
+			if inSpans(line, spans) {
+				s[c] = true
 			}
 		}
 	}
 	return s
+}
+
+// inSpans tells whether unit line n is in one of spans.
+func inSpans(n int, spans []span) bool {
+	for _, sp := range spans {
+		if n >= sp.from && n < sp.to {
+			return true
+		}
+	}
+	return false
 }
 
 func trimMsg(s string) string {
@@ -773,7 +776,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		var o sandbox.Outcome
 		switch {
 		case err == nil:
-			o = ex.outcome(r.serverLimits(p).CPUTime, s.oomKills() > oomBefore)
+			o = ex.outcome(s.cpuLimit, s.oomKills() > oomBefore)
 		case errors.Is(err, errServerGone):
 			// the server itself ended (killed with the child's tree by the cgroup, the
 			// output cap, a server that stopped answering): its outcome tells why

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,6 +33,8 @@ type server struct {
 	// outCap bounds the protocol output of one command, as Limits.OutputBytes bounds a
 	// program's stdout.
 	outCap int64
+	// cpuLimit is the RLIMIT_CPU each child inherits (the server's limits' CPUTime).
+	cpuLimit time.Duration
 }
 
 type serverLine struct {
@@ -50,9 +54,9 @@ type exitInfo struct {
 
 // reapNS tells whether the sandbox gives each program a PID namespace of its own, in
 // which the server may kill every process but the init after each command.
-func reapNS() bool {
+var reapNS = sync.OnceValue(func() bool {
 	return slices.Contains(sandbox.Protections(), "pid_ns")
-}
+})
 
 // startServer starts p in serve mode with lim (the sandbox's limits for the server's
 // life). It returns nil and the outcome when the program did not start (exited or
@@ -65,14 +69,14 @@ func startServer(ctx context.Context, p program, lim sandbox.Limits) (*server, *
 	spec := sandbox.Spec{
 		Path:     p.bin,
 		Args:     []string{"serve", reap},
-		ReadOnly: []string{dirOf(p.bin)},
+		ReadOnly: []string{filepath.Dir(p.bin)},
 		Limits:   lim,
 	}
 	proc, err := sandbox.Start(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &server{proc: proc, lines: make(chan serverLine, 64), outCap: lim.WithDefaults().OutputBytes}
+	s := &server{proc: proc, lines: make(chan serverLine, 64), outCap: lim.WithDefaults().OutputBytes, cpuLimit: lim.CPUTime}
 	go s.read()
 	l, ok := <-s.lines
 	if ok && !l.finished && string(l.b) == "#ready" {
@@ -84,13 +88,6 @@ func startServer(ctx context.Context, p program, lim sandbox.Limits) (*server, *
 		return nil, nil, err
 	}
 	return nil, &o, nil
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i > 0 {
-		return path[:i]
-	}
-	return "/"
 }
 
 // read sends the server's stdout line by line; a line past outCap ends it.
