@@ -534,7 +534,14 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
       write_all("#fail no candidate " + std::to_string(g) + "\n");
       continue;
     }
+    // The processes the previous child left (a fork bomb) are killed but may not all
+    // be reaped yet by the namespace's init, and count against the process limits:
+    // EAGAIN for a while (up to 5 s) is waited out.
     pid_t pid = fork();
+    for (int tries = 0; pid < 0 && errno == EAGAIN && tries < 500; tries++) {
+      usleep(10000);
+      pid = fork();
+    }
     if (pid < 0) {
       write_all("#fail fork: " + std::string(strerror(errno)) + "\n");
       continue;
