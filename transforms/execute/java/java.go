@@ -60,7 +60,6 @@ var pairSource string
 
 const (
 	runnerMain      = "transmute.runner.Runner"
-	runnerClassFile = "transmute/runner/Runner.class"
 	// exportTaskPool lets the worker use javac's JavacTaskPool (a jdk.compiler
 	// internal, as JShell does), at compile time and at run time.
 	exportTaskPool = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
@@ -376,6 +375,13 @@ func isExec(p string) bool {
 
 var compileMu sync.Mutex
 
+// cacheLayout names what compileRunner leaves in its directory; it is part of the
+// directory's name, so that a change of the layout (the jar, 2026-11-23) does not
+// find an older directory complete. A directory compiled by the code before the jar
+// existed, under the same source hash, kept every worker on this machine from the
+// class-data sharing archive for a day (found 2026-11-24).
+const cacheLayout = "classes+runner.jar"
+
 // compileRunner compiles Runner.java and Pair.java into base/transmute-java-<hash>
 // unless already there, and returns that directory (world-readable, since the sandbox
 // may run the worker as another user).
@@ -386,10 +392,12 @@ func compileRunner(javac, base string) (string, error) {
 	io.WriteString(h, pairSource)
 	io.WriteString(h, "\x00"+javac)
 	io.WriteString(h, "\x00"+strings.Join(javacArgs, " "))
+	io.WriteString(h, "\x00"+cacheLayout)
 	dir := filepath.Join(base, "transmute-java-"+hex.EncodeToString(h.Sum(nil))[:16])
 	compileMu.Lock()
 	defer compileMu.Unlock()
-	if _, err := os.Stat(filepath.Join(dir, runnerClassFile)); err == nil {
+	// the jar is written last: a directory with it is complete
+	if _, err := os.Stat(filepath.Join(dir, runnerJar)); err == nil {
 		return dir, nil
 	}
 	if err := os.MkdirAll(base, 0o755); err != nil {
@@ -436,7 +444,7 @@ func compileRunner(javac, base string) (string, error) {
 	}
 	if err := os.Rename(out, dir); err != nil {
 		// another process may have won the race
-		if _, serr := os.Stat(filepath.Join(dir, runnerClassFile)); serr == nil {
+		if _, serr := os.Stat(filepath.Join(dir, runnerJar)); serr == nil {
 			return dir, nil
 		}
 		return "", fmt.Errorf("java engine: %w", err)
