@@ -16,8 +16,11 @@
 // arrives within a test's wall-time limit, or the worker dies, it kills that worker,
 // marks the current test (and the rest of that candidate's tests) and resumes with
 // another worker from the next candidate. Per-test CPU time is enforced inside the
-// worker (a watchdog); the worker's own sandbox limits are generous process-level
-// bounds (workerCPU, workerWall).
+// worker: a watchdog stops the test through checks the worker compiles into every
+// candidate's loops and method entries (Runner.Tick), and the worker goes on with the
+// next candidate (the rest of that candidate's tests are marked timeouts, as after a
+// restart); a candidate that the checks cannot stop ends the JVM. The worker's own
+// sandbox limits are generous process-level bounds (workerCPU, workerWall).
 //
 // The worker (Runner.java) and a stub of javafx.util.Pair, which benchmark Java code
 // imports and JDK 17 lacks, are compiled once into a cache directory keyed by a hash
@@ -63,12 +66,15 @@ const (
 	// exportTaskPool lets the worker use javac's JavacTaskPool (a jdk.compiler
 	// internal, as JShell does), at compile time and at run time.
 	exportTaskPool = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
+	// exportASM lets the worker use the JDK's own copy of ASM to rewrite candidate
+	// classes (Runner.Tick), at compile time and at run time.
+	exportASM = "java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED"
 )
 
 // javacArgs compile the worker: a one-off compile, so the JVM running javac gets the
 // flags of a short run (C1 only), which halve its CPU time.
 var javacArgs = []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:CICompilerCount=1", "-J-XX:+UseSerialGC",
-	"-J-Xshare:auto", "-J-XX:-UsePerfData", "-nowarn", "-encoding", "UTF-8", "--add-exports", exportTaskPool}
+	"-J-Xshare:auto", "-J-XX:-UsePerfData", "-nowarn", "-encoding", "UTF-8", "--add-exports", exportTaskPool, "--add-exports", exportASM}
 
 func init() {
 	execute.Register("java", func(opts execute.Options) (execute.Engine, error) { return Open(opts) })
@@ -290,7 +296,7 @@ func jvmFlags(heap int64) []string {
 		"-Xmx" + strconv.FormatInt(heap>>20, 10) + "m", "-Xms32m",
 		"-XX:MaxMetaspaceSize=256m", "-XX:ReservedCodeCacheSize=64m",
 		"-XX:ErrorFile=/dev/null", "-Djava.security.manager=allow", "-Dfile.encoding=UTF-8",
-		"--add-exports", exportTaskPool,
+		"--add-exports", exportTaskPool, "--add-exports", exportASM,
 	}
 }
 
@@ -1032,6 +1038,14 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 					cur, lastStatus = pl.C, ""
 				}
 				lastStatus = pl.S
+				if pl.S == schemas.StatusTimeout {
+					// the worker stopped the test (Runner.Tick) and goes on with the next
+					// candidate: the candidate's other tests are marked as after a restart
+					s.coll.MarkRest(pl.C, schemas.StatusTimeout, timeoutMsg)
+					if r := &s.coll.Results[pl.C]; r.Detail == "" {
+						r.Detail = timeoutMsg
+					}
+				}
 			case pl.Done:
 				s.done[pl.C] = true
 				progressed = true
@@ -1122,10 +1136,14 @@ func (s *session) allDone() bool {
 // endStatus maps how a worker ended in the middle of a candidate to a test status.
 // When the worker itself reported the test (the CPU watchdog's timeout line) the rest
 // of the candidate's tests get that status.
+// timeoutMsg is the error of the tests of a candidate after the one that used up its
+// CPU time.
+const timeoutMsg = "CPU time limit exceeded"
+
 func endStatus(o sandbox.Outcome, lastStatus string, sawTests bool) (string, string) {
 	if sawTests && (lastStatus == schemas.StatusTimeout || lastStatus == schemas.StatusMemoryLimit) {
 		if lastStatus == schemas.StatusTimeout {
-			return schemas.StatusTimeout, "CPU time limit exceeded"
+			return schemas.StatusTimeout, timeoutMsg
 		}
 		return schemas.StatusMemoryLimit, "memory limit exceeded"
 	}

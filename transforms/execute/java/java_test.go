@@ -755,35 +755,62 @@ func TestWorkerReuse(t *testing.T) {
 	}
 }
 
-// TestTimeoutKillsWorker: a test past its CPU limit (the watchdog ends the JVM) or its
-// wall-time limit (the supervisor kills it) ends that worker; the rest of the batch
-// and the next batch run on fresh workers.
-func TestTimeoutKillsWorker(t *testing.T) {
+// TestTimeoutStopsOrKillsWorker: a test past its CPU limit is stopped inside the
+// worker (Runner.Tick: the candidate's loops and calls check a flag the watchdog sets)
+// and the worker goes on with the next candidate; a candidate that cannot be stopped
+// that way (it catches the stop and then blocks, or sleeps past its wall-time limit)
+// ends that worker, and the rest of the batch and the next batch run on fresh workers.
+func TestTimeoutStopsOrKillsWorker(t *testing.T) {
 	e := isolatedEngine(t)
 	lim := sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: 2 * time.Second}
 	ok := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: lim,
 		Candidates: cands("static int f(int x) { return x + 100; }")}
 	runOn(t, e, ok) // a warm worker in the pool
-	for _, loop := range []string{
-		"static int f(int x) { while (true) { x++; } }",
-		"static int f(int x) { try { Thread.sleep(600000); } catch (InterruptedException e) {} return 0; }",
+	for _, c := range []struct {
+		code string
+		kill bool // the worker must be ended
+	}{
+		{"static int f(int x) { while (true) { x++; } }", false},
+		{"static int g(int x) { for (;;) { x ^= x << 1; } } static int f(int x) { return x > 0 ? g(x) : 0; }", false},
+		// catching the stop does not help: the next back edge throws it again
+		{"static int f(int x) { while (true) { try { while (true) { x++; } } catch (Throwable e) { x--; } } }", false},
+		{"static int f(int x) { try { while (true) { x++; } } catch (Throwable e) { return 5; } }", false},
+		{"static int g(int x) { return x + 1; } static int f(int x) { while (true) { try { x = g(x); } catch (Throwable e) { } } }", false},
+		// a recursion without loops that takes 2^60 calls and never overflows: stopped
+		// at a method entry
+		{"static int h(int d) { return d == 0 ? 1 : h(d - 1) + h(d - 1); } static int f(int x) { return h(60); }", false},
+		// caught, then it blocks where no check is: the watchdog ends the JVM
+		{"static int f(int x) { try { while (true) { x++; } } catch (Throwable e) { try { Thread.sleep(600000); } catch (InterruptedException i) {} } return x; }", true},
+		{"static int f(int x) { try { Thread.sleep(600000); } catch (InterruptedException e) {} return 0; }", true},
 	} {
 		before := e.Stats()
 		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: lim,
-			Candidates: cands("static int f(int x) { return x * 2; }", loop, "static int f(int x) { return x * 3; }")}
+			Candidates: cands("static int f(int x) { return x * 2; }", c.code, "static int f(int x) { return x * 3; }")}
 		res := runOn(t, e, b)
 		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "4" ||
 			res[1].Status != schemas.StatusTimeout || res[2].Status != schemas.StatusOK || res[2].Tests[1].Output != "6" {
-			t.Fatalf("results %+v", res)
+			t.Fatalf("%s: results %+v", c.code, res)
+		}
+		// the looping candidate's first test timed out, the other was not run
+		if r := res[1]; r.Tests[0].Status != schemas.StatusTimeout || r.Tests[1].Status != schemas.StatusTimeout ||
+			r.Detail == "" || !c.kill && (r.Tests[1].Error != timeoutMsg || r.Detail != timeoutMsg) {
+			t.Errorf("%s: %+v", c.code, r)
 		}
 		after := e.Stats()
-		// the pooled worker ran the start of the batch and died; a new one ran the rest
-		if after.Reused != before.Reused+1 || after.Started != before.Started+1 {
-			t.Errorf("stats before %+v, after %+v", before, after)
-		}
-		// ... and took the last candidate as compiled by the first, not from source
-		if after.Shipped != before.Shipped+1 {
-			t.Errorf("shipped candidates %d -> %d, want one more", before.Shipped, after.Shipped)
+		if c.kill {
+			// the pooled worker ran the start of the batch and died; a new one ran the rest
+			if after.Reused != before.Reused+1 || after.Started != before.Started+1 {
+				t.Errorf("%s: stats before %+v, after %+v", c.code, before, after)
+			}
+			// ... and took the last candidate as compiled by the first, not from source
+			if after.Shipped != before.Shipped+1 {
+				t.Errorf("%s: shipped candidates %d -> %d, want one more", c.code, before.Shipped, after.Shipped)
+			}
+		} else if after.Reused != before.Reused+1 || after.Started != before.Started || after.Shipped != before.Shipped {
+			// the pooled worker ran the whole batch
+			t.Errorf("%s: stats before %+v, after %+v, want the worker to stay", c.code, before, after)
+		} else if cpu := res[1].Tests[0].CPUTime; cpu < lim.CPUTime || cpu > lim.CPUTime+200*time.Millisecond {
+			t.Errorf("%s: the stopped test used %v of CPU, limit %v", c.code, cpu, lim.CPUTime)
 		}
 		res = runOn(t, e, ok)
 		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "102" {
