@@ -62,7 +62,7 @@ var runnerSource string
 var pairSource string
 
 const (
-	runnerMain      = "transmute.runner.Runner"
+	runnerMain = "transmute.runner.Runner"
 	// exportTaskPool lets the worker use javac's JavacTaskPool (a jdk.compiler
 	// internal, as JShell does), at compile time and at run time.
 	exportTaskPool = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
