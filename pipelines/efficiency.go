@@ -418,7 +418,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			}
 		}
 	}
-	jobs = orderEffJobs(jobs)
+	suites := effSuites(jobs)
 	effProfiled.total.Add(int64(len(jobs)))
 	suite := func(pr EfficiencyProblem, lang string) []schemas.Test {
 		for _, s := range pr.Suites {
@@ -433,40 +433,39 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 		measured[i] = map[string]effMeasured{}
 	}
 	var mu sync.Mutex
-	// The harness overhead (the empty candidate's runs) depends only on the
-	// problem's signature, the target language and the suite: it is measured once
-	// per (problem, language), by the first worker that needs it, and shared by
-	// every program of that suite (effBaselines).
-	baselines := &effBaselines{}
-	work := make(chan effJob)
+	// One job per suite (problem, target language), all on one core: the harness
+	// overhead (the empty candidate, which depends only on the signature, the
+	// language and the inputs) is measured once, then the suite's programs are
+	// measured in rounds, one repetition of each per round (profile.ProfileSuite), so
+	// that the programs one task compares share the core and the machine's drift.
+	work := make(chan []effJob)
 	var wg sync.WaitGroup
 	for _, core := range f.Options.CPUs {
 		wg.Add(1)
 		go func(core int) {
 			defer wg.Done()
-			for j := range work {
-				pr := ps[j.problem]
+			for js := range work {
+				pr := ps[js[0].problem]
+				lang := js[0].lang
 				opt := profile.Options{Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
 					MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir}
-				unlock := lockCore(core)
-				bl, err := baselines.get(fmt.Sprint(j.problem)+"\x00"+j.lang, func() (profile.Baseline, error) {
-					return profile.MeasureBaseline(ctx, j.lang, pr.Params, pr.Returns, suite(pr, j.lang), opt)
-				})
-				var rep profile.Report
-				if err == nil {
-					opt.Baseline = &bl
-					// No warm-up per program: the baseline's warm-up (same runtime and
-					// inputs) came before, the program was just built, and on the small
-					// sample the first measured repetition was not slower than the others
-					// without it (docs/EFFICIENCY.md).
-					opt.Warmup = -1
-					rep, err = profile.Profile(ctx, j.lang, j.cand, pr.Params, pr.Returns, suite(pr, j.lang), opt)
+				cands := make([]execute.Candidate, len(js))
+				for k, j := range js {
+					cands[k] = j.cand
 				}
+				unlock := lockCore(core)
+				reps, errs, err := profile.ProfileSuite(ctx, lang, cands, pr.Params, pr.Returns, suite(pr, lang), opt)
 				unlock()
 				mu.Lock()
-				measured[j.problem][j.key] = effMeasured{rep, core, err}
+				for k, j := range js {
+					m := effMeasured{core: core, err: err}
+					if err == nil {
+						m.rep, m.err = reps[k], errs[k]
+					}
+					measured[j.problem][j.key] = m
+				}
 				mu.Unlock()
-				d := effProfiled.done.Add(1)
+				d := effProfiled.done.Add(int64(len(js)))
 				if f.Progress {
 					fmt.Fprintf(os.Stderr, "\r[transmute efficiency] profiled %d/%d programs (%s)   ", d, effProfiled.total.Load(),
 						time.Since(effProfiled.start).Round(time.Second))
@@ -474,8 +473,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			}
 		}(core)
 	}
-	for _, j := range jobs {
-		work <- j
+	for _, js := range suites {
+		work <- js
 	}
 	close(work)
 	wg.Wait()
@@ -539,16 +538,18 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 	}
 }
 
-// orderEffJobs orders the jobs suite by suite (problem, language), the programs of a
-// suite in an order shuffled by their content (deterministic), so that the programs
-// one task compares are measured within seconds of each other and no translator is
-// systematically measured first or last. Round-robin over the suites (the first
-// program of every suite, then the second...) put each translator's programs in its
-// own stretch of the run, and the machine's drift over the run became a per-model
-// bias: two runs of the same programs differed by a factor of 0.82 to 1.04 per model
-// (geometric mean) against 0.95 to 1.01 for the ground truths, enough to reorder the
-// models' Beyond scores.
-func orderEffJobs(jobs []effJob) []effJob {
+// effSuites groups the jobs by suite (problem, language), the suites in the order
+// of their first job and each suite's programs in an order shuffled by their
+// content (deterministic), so that no translator is systematically measured first
+// in its rounds. Each suite is profiled on one core, its programs' repetitions
+// interleaved (profile.ProfileSuite). Before, every program ran its repetitions in
+// a row, and the programs were spread over the run: round-robin over the suites
+// (the first program of every suite, then the second...) put each translator's
+// programs in its own stretch of the run, and the machine's drift over the run
+// became a per-model bias: two runs of the same programs differed by a factor of
+// 0.82 to 1.04 per model (geometric mean) against 0.95 to 1.01 for the ground
+// truths, enough to reorder the models' Beyond scores.
+func effSuites(jobs []effJob) [][]effJob {
 	type suiteKey struct {
 		problem int
 		lang    string
@@ -567,42 +568,13 @@ func orderEffJobs(jobs []effJob) []effJob {
 		h.Write([]byte(s))
 		return h.Sum32()
 	}
-	out := make([]effJob, 0, len(jobs))
+	out := make([][]effJob, 0, len(order))
 	for _, k := range order {
 		js := by[k]
 		sort.SliceStable(js, func(a, b int) bool { return hash(js[a].key) < hash(js[b].key) })
-		out = append(out, js...)
+		out = append(out, js)
 	}
 	return out
-}
-
-// effBaselines measures each suite's harness overhead once (profile.MeasureBaseline)
-// and hands the same figures to every program of the suite; a worker that needs a
-// baseline another worker is measuring waits for it.
-type effBaselines struct {
-	mu sync.Mutex
-	m  map[string]*effBaseline
-}
-
-type effBaseline struct {
-	once sync.Once
-	bl   profile.Baseline
-	err  error
-}
-
-func (b *effBaselines) get(key string, measure func() (profile.Baseline, error)) (profile.Baseline, error) {
-	b.mu.Lock()
-	if b.m == nil {
-		b.m = map[string]*effBaseline{}
-	}
-	e := b.m[key]
-	if e == nil {
-		e = &effBaseline{}
-		b.m[key] = e
-	}
-	b.mu.Unlock()
-	e.once.Do(func() { e.bl, e.err = measure() })
-	return e.bl, e.err
 }
 
 func splitEffProfiles(o EfficiencyOutput, emit func(schemas.ProfileRow)) {

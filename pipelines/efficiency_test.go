@@ -5,17 +5,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"transmute/io/blobs"
 	"transmute/schemas"
-	"transmute/transforms/profile"
 	"transmute/transforms/score"
 	"transmute/transforms/values"
 )
@@ -320,69 +316,33 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	}
 }
 
-// The profiling stage measures the harness overhead once per suite (problem,
-// language) and hands the same baseline to every program of it, even when several
-// workers ask at once; another suite is measured separately.
-func TestEfficiencySharedBaselines(t *testing.T) {
-	var b effBaselines
-	var calls sync.Map
-	measure := func(key string, cpu time.Duration) func() (profile.Baseline, error) {
-		return func() (profile.Baseline, error) {
-			n, _ := calls.LoadOrStore(key, new(atomic.Int32))
-			n.(*atomic.Int32).Add(1)
-			time.Sleep(20 * time.Millisecond)
-			return profile.Baseline{Status: schemas.StatusOK, CPU: cpu, RSSKB: 10, Runs: 3}, nil
-		}
-	}
-	var wg sync.WaitGroup
-	got := make([]profile.Baseline, 8)
-	for i := range got {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			key, cpu := "0\x00java", 60*time.Millisecond
-			if i%2 == 1 {
-				key, cpu = "1\x00java", 90*time.Millisecond
-			}
-			bl, err := b.get(key, measure(key, cpu))
-			if err != nil {
-				t.Error(err)
-			}
-			got[i] = bl
-		}(i)
-	}
-	wg.Wait()
-	for i, bl := range got {
-		want := 60 * time.Millisecond
-		if i%2 == 1 {
-			want = 90 * time.Millisecond
-		}
-		if bl.CPU != want {
-			t.Errorf("program %d got baseline %v, want %v", i, bl.CPU, want)
-		}
-	}
-	for _, key := range []string{"0\x00java", "1\x00java"} {
-		if n, ok := calls.Load(key); !ok || n.(*atomic.Int32).Load() != 1 {
-			t.Errorf("suite %q measured %v times, want once", key, n)
-		}
-	}
+// The profiling stage takes the programs suite by suite (each suite is then profiled
+// on one core, its repetitions in rounds: profile.TestProfileSuite), each suite's
+// programs in an order that depends on their content, not on the order they came in.
+func TestEfficiencySuites(t *testing.T) {
 	// The order keeps every job and puts each suite's programs together, in the same
 	// order whatever order they came in.
 	jobs := []effJob{{problem: 0, lang: "java", key: "a"}, {problem: 1, lang: "cpp", key: "c"}, {problem: 0, lang: "java", key: "b"},
 		{problem: 1, lang: "cpp", key: "d"}, {problem: 1, lang: "cpp", key: "e"}}
 	suiteOf := map[string]int{"a": 0, "b": 0, "c": 1, "d": 1, "e": 1}
-	var keys []string
-	for _, j := range orderEffJobs(jobs) {
-		keys = append(keys, j.key)
+	flat := func(suites [][]effJob) (keys []string) {
+		for _, js := range suites {
+			for _, j := range js {
+				if suiteOf[j.key] != suiteOf[js[0].key] {
+					t.Errorf("suite %v mixes programs of two suites", js)
+				}
+				keys = append(keys, j.key)
+			}
+		}
+		return keys
 	}
-	if len(keys) != 5 || suiteOf[keys[0]] != suiteOf[keys[1]] || suiteOf[keys[2]] != 1 || suiteOf[keys[3]] != 1 || suiteOf[keys[4]] != 1 {
-		t.Errorf("order %v: want the two programs of suite 0, then the three of suite 1", keys)
+	suites := effSuites(jobs)
+	keys := flat(suites)
+	if len(suites) != 2 || len(suites[0]) != 2 || len(suites[1]) != 3 || suiteOf[keys[0]] != 0 {
+		t.Errorf("suites %v: want the two programs of suite 0, then the three of suite 1", suites)
 	}
 	rev := []effJob{jobs[4], jobs[3], jobs[1], jobs[2], jobs[0]}
-	var again []string
-	for _, j := range orderEffJobs(rev) {
-		again = append(again, j.key)
-	}
+	again := flat(effSuites(rev))
 	// within lists the keys of each suite in the order given
 	within := func(keys []string) [2]string {
 		var w [2]string

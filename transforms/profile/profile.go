@@ -293,62 +293,186 @@ func prepare(lang string, params []schemas.Param, returns string, tests []schema
 
 // measure builds c in dir and runs it n times.
 func measure(ctx context.Context, b builder, dir string, s *suite, c execute.Candidate, opt Options, n int, keepOutputs bool) (Report, error) {
+	r, err := newRuns(ctx, b, dir, s, c, opt, n, keepOutputs)
+	if err != nil || r.done {
+		return r.rep, err
+	}
+	if err := r.warmup(ctx, opt); err != nil {
+		return r.rep, err
+	}
+	for !r.done {
+		if err := r.next(ctx, opt); err != nil {
+			return r.rep, err
+		}
+	}
+	r.rep.stats()
+	return r.rep, nil
+}
+
+// observeRun, when set (by tests), is called with the candidate's ID before each
+// measured repetition.
+var observeRun func(id string)
+
+// runs are the repetitions of one built program: next runs one more and records it.
+type runs struct {
+	s           *suite
+	c           execute.Candidate
+	prog        *program
+	n           int // repetitions wanted
+	keepOutputs bool
+	rep         Report
+	i           int  // repetitions run
+	done        bool // n reached, or stopped (a failed repetition, a compile error)
+}
+
+// newRuns builds c in dir; a compile error gives runs that are done, with that status.
+func newRuns(ctx context.Context, b builder, dir string, s *suite, c execute.Candidate, opt Options, n int, keepOutputs bool) (*runs, error) {
+	r := &runs{s: s, c: c, n: n, keepOutputs: keepOutputs}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Report{}, err
+		return r, err
 	}
 	prog, msg, err := b.build(ctx, dir, s, c, opt)
 	if err != nil {
-		return Report{}, err
+		r.done = true
+		return r, err
 	}
 	if prog == nil {
-		return Report{Status: schemas.StatusCompileError, Detail: msg}, nil
+		r.rep, r.done = Report{Status: schemas.StatusCompileError, Detail: msg}, true
+		return r, nil
 	}
-	var rep Report
+	r.prog, r.done = prog, n <= 0
+	return r, nil
+}
+
+// warmup runs the program opt.Warmup times without measuring.
+func (r *runs) warmup(ctx context.Context, opt Options) error {
 	for i := 0; i < opt.Warmup; i++ {
-		o, err := runOnce(ctx, prog, opt)
+		o, err := runOnce(ctx, r.prog, opt)
 		if err != nil {
-			return rep, err
+			return err
 		}
 		// A warm-up run that fails is measured again below, where it counts.
-		if st, _, _, _ := judge(s, c, o, opt.TimeLimit); st != schemas.StatusOK && st != schemas.StatusRuntimeError {
+		if st, _, _, _ := judge(r.s, r.c, o, opt.TimeLimit); st != schemas.StatusOK && st != schemas.StatusRuntimeError {
 			break
 		}
 	}
-	for i := 0; i < n; i++ {
-		o, err := runOnce(ctx, prog, opt)
+	return nil
+}
+
+// next runs and records one repetition; a failed one (other than a test that
+// raised) or the last one makes the runs done.
+func (r *runs) next(ctx context.Context, opt Options) error {
+	if r.done {
+		return nil
+	}
+	if observeRun != nil {
+		observeRun(r.c.ID)
+	}
+	o, err := runOnce(ctx, r.prog, opt)
+	if err != nil {
+		r.done = true
+		return err
+	}
+	i := r.i
+	r.i++
+	rep := &r.rep
+	st, detail, outs, tst := judge(r.s, r.c, o, opt.TimeLimit)
+	rep.CPUTime = append(rep.CPUTime, o.CPUTime)
+	rep.WallTime = append(rep.WallTime, o.WallTime)
+	rep.RusageRSSKB = append(rep.RusageRSSKB, o.MaxRSSKB)
+	rss := o.MaxRSSKB
+	if h := harnessRSS(o.Stdout); h > 0 {
+		rss = h
+	}
+	rep.MaxRSSKB = append(rep.MaxRSSKB, rss)
+	if i == 0 {
+		rep.Status, rep.Detail = st, detail
+		if r.keepOutputs {
+			rep.Outputs, rep.TestStatus = outs, tst
+		}
+	} else if r.keepOutputs && st == schemas.StatusOK && !equalStrings(outs, rep.Outputs) {
+		rep.Detail = strings.TrimSpace(rep.Detail + fmt.Sprintf(" outputs of repetition %d differ from the first", i+1))
+	}
+	// A test that raised does not stop the repetitions; anything else does.
+	if st != schemas.StatusOK && st != schemas.StatusRuntimeError {
+		if i > 0 {
+			rep.Status, rep.Detail = st, fmt.Sprintf("repetition %d: %s", i+1, detail)
+		}
+		r.done = true
+	}
+	if r.i >= r.n {
+		r.done = true
+	}
+	return ctx.Err()
+}
+
+// ProfileSuite profiles the programs of one suite together (the ground truth and the
+// translations that one task compares), all pinned to opt.CPU: it builds each once,
+// measures the suite's harness overhead first unless opt.Baseline is given (its
+// warm-up, opt.Warmup runs of the empty candidate, also warms the runtime and the
+// inputs for the programs, which get none of their own), then runs the repetitions
+// in rounds: round i runs every program once, starting with program i mod n. The
+// machine's drift over the suite's measurement (load from outside, frequency, the
+// host) then falls on every program alike instead of on whichever was measured in
+// its stretch, and no program is always first after the baseline. Reports are in
+// the order of cands, each as Profile would return it; errs[k] is set when
+// profiling cands[k] itself failed. The error is for the suite as a whole (the
+// options, the overhead's measurement).
+func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) ([]Report, []error, error) {
+	b, s, dir, opt, err := prepare(lang, params, returns, tests, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	reps := make([]Report, len(cands))
+	errs := make([]error, len(cands))
+	rs := make([]*runs, len(cands))
+	for k, c := range cands {
+		rs[k], errs[k] = newRuns(ctx, b, filepath.Join(dir, fmt.Sprintf("cand%d", k)), s, c, opt, opt.Repetitions, true)
+	}
+	bl := opt.Baseline
+	if bl == nil && opt.OverheadRepetitions >= 0 {
+		m, err := baseline(ctx, b, filepath.Join(dir, "empty"), s, opt)
 		if err != nil {
-			return rep, err
+			return nil, nil, err
 		}
-		st, detail, outs, tst := judge(s, c, o, opt.TimeLimit)
-		rep.CPUTime = append(rep.CPUTime, o.CPUTime)
-		rep.WallTime = append(rep.WallTime, o.WallTime)
-		rep.RusageRSSKB = append(rep.RusageRSSKB, o.MaxRSSKB)
-		rss := o.MaxRSSKB
-		if h := harnessRSS(o.Stdout); h > 0 {
-			rss = h
-		}
-		rep.MaxRSSKB = append(rep.MaxRSSKB, rss)
-		if i == 0 {
-			rep.Status, rep.Detail = st, detail
-			if keepOutputs {
-				rep.Outputs, rep.TestStatus = outs, tst
+		bl = &m
+	} else if bl == nil {
+		for k, r := range rs {
+			if errs[k] == nil && !r.done {
+				errs[k] = r.warmup(ctx, opt)
 			}
-		} else if keepOutputs && st == schemas.StatusOK && !equalStrings(outs, rep.Outputs) {
-			rep.Detail = strings.TrimSpace(rep.Detail + fmt.Sprintf(" outputs of repetition %d differ from the first", i+1))
 		}
-		// A test that raised does not stop the repetitions; anything else does.
-		if st != schemas.StatusOK && st != schemas.StatusRuntimeError {
-			if i > 0 {
-				rep.Status, rep.Detail = st, fmt.Sprintf("repetition %d: %s", i+1, detail)
+	}
+	for round := 0; round < opt.Repetitions; round++ {
+		for i := range rs {
+			k := (round + i) % len(rs)
+			if r := rs[k]; errs[k] == nil && !r.done {
+				errs[k] = r.next(ctx, opt)
 			}
-			break
 		}
 		if ctx.Err() != nil {
-			return rep, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 	}
-	rep.stats()
-	return rep, nil
+	for k, r := range rs {
+		reps[k] = r.rep
+		if errs[k] != nil || r.rep.Status == schemas.StatusCompileError {
+			continue
+		}
+		reps[k].stats()
+		if bl == nil {
+			continue
+		}
+		if bl.Status != schemas.StatusOK {
+			reps[k].Detail = strings.TrimSpace(reps[k].Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
+			continue
+		}
+		reps[k].Overhead = bl.CPU
+		reps[k].OverheadRSSKB = bl.RSSKB
+		reps[k].NetCPU = max(reps[k].MeanCPU-reps[k].Overhead, 0)
+	}
+	return reps, errs, nil
 }
 
 // harnessRSS returns the rss_kb of the harness's final protocol line, 0 if none.

@@ -322,3 +322,55 @@ func TestSharedBaseline(t *testing.T) {
 	}
 	t.Logf("baselines: 3 tests %v (%.0f KB), 5000 tests %v (%.0f KB)", bl.CPU, bl.RSSKB, bigBl.CPU, bigBl.RSSKB)
 }
+
+// TestProfileSuite: the programs of a suite are measured in rounds (round i starts
+// with program i mod n), share one overhead measurement, and each gets the report
+// Profile would give it: outputs, a compile error, a timeout that stops only its own
+// repetitions.
+func TestProfileSuite(t *testing.T) {
+	ctx := context.Background()
+	opt := quick
+	opt.WorkDir = t.TempDir()
+	opt.TimeLimit = time.Second
+	cands := []execute.Candidate{
+		{ID: "a", Code: "def sum_first(arr, n):\n    return sum(arr[:n])\n"},
+		{ID: "bad", Code: "def sum_first(arr, n)\n    return 0\n"},
+		{ID: "b", Code: "def sum_first(arr, n):\n    s = 0\n    for i in range(n):\n        s += arr[i]\n    return s\n"},
+		{ID: "loop", Code: "def sum_first(arr, n):\n    while True:\n        n += 1\n"},
+		{ID: "c", Code: "def sum_first(arr, n):\n    return sum(arr[i] for i in range(n))\n"},
+	}
+	var order []string
+	observeRun = func(id string) { order = append(order, id) }
+	defer func() { observeRun = nil }()
+	reps, errs, err := ProfileSuite(ctx, schemas.Python, cands, sumParams, "int", sumTests, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, e := range errs {
+		if e != nil {
+			t.Fatalf("%s: %v", cands[k].ID, e)
+		}
+	}
+	// the empty candidate's runs come first, then the rounds
+	want := []string{"empty", // the baseline
+		"a", "b", "loop", "c", // round 0 from program 0 (bad did not compile; loop timed out)
+		"b", "c", "a", // round 1 from program 1
+		"b", "c", "a", // round 2 from program 2
+	}
+	if strings.Join(order, ",") != strings.Join(want, ",") {
+		t.Errorf("runs in the order %q, want %q", order, want)
+	}
+	for k, id := range []string{"a", "b", "c"} {
+		r := reps[[]int{0, 2, 4}[k]]
+		checkReport(t, id, r, expectedSums(t, false))
+		if r.Overhead != reps[0].Overhead || r.OverheadRSSKB != reps[0].OverheadRSSKB {
+			t.Errorf("%s: overhead %v, program a's %v: not one shared measurement", id, r.Overhead, reps[0].Overhead)
+		}
+	}
+	if r := reps[1]; r.Status != schemas.StatusCompileError || len(r.CPUTime) != 0 || r.Overhead != 0 {
+		t.Errorf("bad: %+v", r)
+	}
+	if r := reps[3]; r.Status != schemas.StatusTimeout || len(r.CPUTime) != 1 {
+		t.Errorf("loop: status %s, %d runs", r.Status, len(r.CPUTime))
+	}
+}
