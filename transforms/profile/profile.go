@@ -211,14 +211,20 @@ func Profile(ctx context.Context, lang string, cand execute.Candidate, params []
 		}
 		bl = &m
 	}
-	if bl.Status != schemas.StatusOK {
-		rep.Detail = strings.TrimSpace(rep.Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
-		return rep, nil
-	}
-	rep.Overhead = bl.CPU
-	rep.OverheadRSSKB = bl.RSSKB
-	rep.NetCPU = max(rep.MeanCPU-rep.Overhead, 0)
+	rep.applyBaseline(*bl)
 	return rep, nil
+}
+
+// applyBaseline fills Overhead, OverheadRSSKB and NetCPU from the suite's baseline,
+// or notes in Detail why the baseline is not usable.
+func (r *Report) applyBaseline(bl Baseline) {
+	if bl.Status != schemas.StatusOK {
+		r.Detail = strings.TrimSpace(r.Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
+		return
+	}
+	r.Overhead = bl.CPU
+	r.OverheadRSSKB = bl.RSSKB
+	r.NetCPU = max(r.MeanCPU-r.Overhead, 0)
 }
 
 // MeasureBaseline measures the harness overhead of a suite once: the empty candidate of
@@ -464,13 +470,7 @@ func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, p
 		if bl == nil {
 			continue
 		}
-		if bl.Status != schemas.StatusOK {
-			reps[k].Detail = strings.TrimSpace(reps[k].Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
-			continue
-		}
-		reps[k].Overhead = bl.CPU
-		reps[k].OverheadRSSKB = bl.RSSKB
-		reps[k].NetCPU = max(reps[k].MeanCPU-reps[k].Overhead, 0)
+		reps[k].applyBaseline(*bl)
 	}
 	return reps, errs, nil
 }
