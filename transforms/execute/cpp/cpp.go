@@ -14,13 +14,14 @@
 // built at -O1, see glueOpt), so problems with a few translations each share that
 // fixed cost (execute.Coalesce groups a pipeline's concurrent batches).
 //
-// A program that does not compile is split: the candidates the compiler's error
-// lines point at are checked alone with -fsyntax-only (a third of a build's cost);
-// those that fail are compile errors, and the rest is built again; a group whose
-// messages point at no candidate (a link error) is halved. A candidate gets
-// compile_error only when it fails to compile alone. When more than a fifth of the
-// recent units held such a candidate (LLM translations), units are checked with
-// -fsyntax-only before they are built, which saves the failed build.
+// A program that does not compile is split: a candidate the compiler's error lines
+// point at gets compile_error with those messages when its code is contained (its
+// brackets, comments, literals and #if blocks close: lex.go) and no uncontained
+// candidate comes before it (they are put last), so that its errors are its own; any
+// other suspect is checked alone with -fsyntax-only, and the rest is built again. A
+// group whose messages point at no candidate (a link error) is halved. A candidate
+// gets compile_error only when it would fail to compile alone. Macros a candidate
+// defines or undefines are saved before it and restored after (push_macro).
 //
 // The binary runs in the sandbox once per program, as a server (serve.go) that forks a
 // child per candidate; when the child dies on test k (a signal, a timeout), test k
@@ -42,7 +43,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +50,6 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
-	"transmute/transforms/mutate"
 	"transmute/transforms/sandbox"
 )
 
@@ -81,11 +80,8 @@ type Engine struct {
 	dir string // cache: harness.h and its .gch
 	pch bool   // the precompiled header is valid
 
-	mu    sync.Mutex // guards stats, units and failedUnits
+	mu    sync.Mutex // guards stats
 	stats Stats
-	// units and failedUnits count recent units of several candidates and those that
-	// held a candidate that does not compile (see syntaxFirst).
-	units, failedUnits int
 }
 
 // Stats counts the engine's work.
@@ -367,8 +363,8 @@ type groupRun struct {
 	work    string
 	progs   []program
 	n       int // programs compiled, for unique names
-	// contained caches selfContained per candidate
-	contained map[int]bool
+	// lexOK caches contained per candidate
+	lexOK map[int]bool
 }
 
 // of returns the batch and the batch's candidate index of group index g.
@@ -397,7 +393,19 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 		return "", "", unit{}, err
 	}
 	_ = os.Chmod(dir, 0o755)
-	u := generate(r.gr, idx)
+	// uncontained candidates last, so that the errors of every other one are its own
+	order := make([]int, 0, len(idx))
+	for _, g := range idx {
+		if r.contained(g) {
+			order = append(order, g)
+		}
+	}
+	for _, g := range idx {
+		if !r.contained(g) {
+			order = append(order, g)
+		}
+	}
+	u := generate(r.gr, order)
 	src := filepath.Join(dir, "tu.cpp")
 	if err := os.WriteFile(src, u.src, 0o644); err != nil {
 		return "", "", unit{}, err
@@ -445,75 +453,16 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 	return bin, "", u, nil
 }
 
-// syntaxFirst tells whether units should be checked with -fsyntax-only before they
-// are built: when more than a fifth of the recent units held a candidate that does
-// not compile (LLM translations: about one in ten does not, so nearly every unit of
-// 48), finding those candidates by a check costs less than a failed build and a
-// second build. Mutants, which nearly always compile, skip the check.
-func (e *Engine) syntaxFirst() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.units >= 3 && e.failedUnits*5 > e.units
-}
-
-// noteUnit records whether a unit built from several candidates held one that does
-// not compile, decaying older units so the choice follows the current workload.
-func (e *Engine) noteUnit(failed bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.units >= 20 {
-		e.units, e.failedUnits = e.units/2, e.failedUnits/2
-	}
-	e.units++
-	if failed {
-		e.failedUnits++
-	}
-}
-
-// build compiles idx, setting apart the candidates that do not compile.
+// build compiles idx, setting apart the candidates that do not compile. A unit that
+// fails costs about what a check with -fsyntax-only costs (the compiler stops after
+// its front end), so units are built without a check first.
 func (r *groupRun) build(ctx context.Context, idx []int) error {
-	return r.buildUnit(ctx, idx, true)
-}
-
-func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
-	failed := false
-	if len(idx) > 1 && top && r.e.syntaxFirst() {
-		ok, msg, u, err := r.compile(ctx, idx, true)
-		if err != nil {
-			return err
-		}
-		if ok == "" {
-			failed = true
-			sus := suspects(msg, u)
-			var bad, rest []int
-			for _, g := range idx {
-				if sus[g] {
-					bad = append(bad, g)
-				} else {
-					rest = append(rest, g)
-				}
-			}
-			passed, err := r.setApart(ctx, bad, msg, u)
-			if err != nil {
-				return err
-			}
-			idx = append(rest, passed...)
-			sort.Ints(idx)
-			if len(idx) == 0 {
-				r.e.noteUnit(true)
-				return nil
-			}
-		}
-	}
 	bin, msg, u, err := r.compile(ctx, idx, false)
 	if err != nil {
 		return err
 	}
-	if top && len(idx) > 1 {
-		r.e.noteUnit(failed || bin == "")
-	}
 	if bin != "" {
-		r.progs = append(r.progs, program{bin: bin, cands: idx})
+		r.progs = append(r.progs, program{bin: bin, cands: u.order})
 		return nil
 	}
 	if len(idx) == 1 {
@@ -523,7 +472,7 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 	}
 	sus := suspects(msg, u)
 	var rest, bad []int
-	for _, i := range idx {
+	for _, i := range u.order {
 		if sus[i] {
 			bad = append(bad, i)
 		} else {
@@ -533,23 +482,22 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 	if len(bad) == 0 || len(rest) == 0 {
 		// the messages do not say: halve
 		h := len(idx) / 2
-		if err := r.buildUnit(ctx, idx[:h], false); err != nil {
+		if err := r.build(ctx, u.order[:h]); err != nil {
 			return err
 		}
-		return r.buildUnit(ctx, idx[h:], false)
+		return r.build(ctx, u.order[h:])
 	}
-	// The suspects that fail a syntax check alone are compile errors; those that
-	// pass (an error only together with others, or at link time) are built alone.
+	// The suspects that fail alone are compile errors; those that pass (an error
+	// only together with others, or at link time) are built alone.
 	passed, err := r.setApart(ctx, bad, msg, u)
 	if err != nil {
 		return err
 	}
-
-	if err := r.buildUnit(ctx, rest, false); err != nil {
+	if err := r.build(ctx, rest); err != nil {
 		return err
 	}
 	for _, g := range passed {
-		if err := r.buildUnit(ctx, []int{g}, false); err != nil {
+		if err := r.build(ctx, []int{g}); err != nil {
 			return err
 		}
 	}
@@ -557,21 +505,25 @@ func (r *groupRun) buildUnit(ctx context.Context, idx []int, top bool) error {
 }
 
 // setApart decides the suspects of a unit that did not compile (msg, the compiler's
-// output for unit u). When every candidate of the unit parses cleanly on its own
-// (tree-sitter: no unclosed bracket, comment, string or #if) and holds no #pragma,
-// none can spill into another's namespace, so the errors at a suspect's lines are its
-// own: it gets compile_error with them. Otherwise each suspect is checked alone with
-// -fsyntax-only (about 0.2 s of compiler CPU each, mostly loading the precompiled
+// output for unit u). A suspect whose code is contained (lex.go: its brackets,
+// comments, literals and #if blocks close) and that no uncontained candidate precedes
+// in the unit has only its own errors at its lines, so it gets compile_error with
+// them (compile puts uncontained candidates last). Any other suspect is checked alone
+// with -fsyntax-only (about 0.2 s of compiler CPU, mostly loading the precompiled
 // header): one that fails gets compile_error with the compiler's message (it would
 // fail a build alone too). The others are returned.
 func (r *groupRun) setApart(ctx context.Context, cands []int, msg string, u unit) ([]int, error) {
-	trust := true
-	for g := range u.spans {
-		trust = trust && r.selfContained(g)
+	firstUncontained := -1 // the first line of the first uncontained candidate
+	for _, g := range u.order {
+		if !r.contained(g) {
+			firstUncontained = u.spans[g][0].from
+			break
+		}
 	}
 	var passed []int
 	for _, g := range cands {
 		st, i := r.of(g)
+		trust := r.contained(g) && (firstUncontained < 0 || u.spans[g][0].from < firstUncontained)
 		// (an error inside harness.h shows only its "required from" line here: the
 		// check alone gives the whole message)
 		if m := messagesAt(msg, u.spans[g]); trust && strings.Contains(m, "error:") {
@@ -591,21 +543,17 @@ func (r *groupRun) setApart(ctx context.Context, cands []int, msg string, u unit
 	return passed, nil
 }
 
-// selfContained tells whether candidate g's compile errors stay in its own
-// namespace: its code parses cleanly and has no #pragma (which outlives the
-// namespace). Computed once per candidate, when a unit fails.
-func (r *groupRun) selfContained(g int) bool {
-	if v, ok := r.contained[g]; ok {
+// contained tells whether candidate g's code is contained (lex.go), computed once.
+func (r *groupRun) contained(g int) bool {
+	if v, ok := r.lexOK[g]; ok {
 		return v
 	}
 	st, i := r.of(g)
-	body := st.bi.prep[i].body
-	ok, err := mutate.ParsesClean(schemas.Cpp, body)
-	v := err == nil && ok && !strings.Contains(body, "#pragma")
-	if r.contained == nil {
-		r.contained = map[int]bool{}
+	v := contained(st.bi.prep[i].body)
+	if r.lexOK == nil {
+		r.lexOK = map[int]bool{}
 	}
-	r.contained[g] = v
+	r.lexOK[g] = v
 	return v
 }
 

@@ -27,13 +27,13 @@ const glueOpt = `__attribute__((optimize("O1"))) `
 type prepared struct {
 	includes []string // #include lines, hoisted to the top
 	body     string   // everything else, placed in the candidate's namespace
-	defines  []string // macros the candidate defines, undefined after it
+	macros   []string // macros the candidate defines or undefines, saved before it and restored after
 	entry    string
 }
 
 var (
 	includeRe = regexp.MustCompile(`^\s*#\s*include\b`)
-	defineRe  = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_]\w*)`)
+	defineRe  = regexp.MustCompile(`^\s*#\s*(?:define|undef)\s+([A-Za-z_]\w*)`)
 	// tuLineRe finds the lines of the unit that errors are reported at, or that an
 	// error inside harness.h was instantiated from. Notes are left out: "suggested
 	// alternatives" point at other candidates that define a function of the same name.
@@ -53,7 +53,7 @@ func prepare(imports, code, entry string) prepared {
 				continue
 			}
 			if m := defineRe.FindStringSubmatch(line); m != nil {
-				p.defines = append(p.defines, m[1])
+				p.macros = append(p.macros, m[1])
 			}
 			body.WriteString(line)
 			body.WriteString("\n")
@@ -267,37 +267,101 @@ func scalarLit(k values.Kind, v any) (string, error) {
 
 // list is the braced list of an array value of type t (char[] may be a string).
 func list(t values.Type, v any) (string, error) {
-	if s, ok := v.(string); ok && t.Dims == 1 && t.Base == values.Char {
-		var arr []any
-		for _, r := range s {
-			arr = append(arr, string(r))
-		}
-		v = arr
+	if t.Dims == 1 {
+		es, err := elems(t, v)
+		return "{" + strings.Join(es, ",") + "}", err
 	}
-	if v == nil {
-		return "{}", nil
+	rows, err := rowsOf(t, v)
+	if err != nil {
+		return "", err
 	}
-	arr, ok := v.([]any)
-	if !ok {
-		return "", fmt.Errorf("want %s, got %T", t, v)
-	}
-	parts := make([]string, len(arr))
-	for i, e := range arr {
-		var err error
-		if t.Dims == 1 {
-			parts[i], err = scalarLit(t.Base, e)
-		} else {
-			parts[i], err = list(t.Elem(), e)
-		}
-		if err != nil {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		if parts[i], err = list(t.Elem(), r); err != nil {
 			return "", err
 		}
 	}
 	return "{" + strings.Join(parts, ",") + "}", nil
 }
 
-// argsExpr is the expression building one test's Args, or an error.
-func argsExpr(types []values.Type, raw string) (string, error) {
+// elems are the literals of the elements of a 1-D array value of type t (char[] may
+// be a string).
+func elems(t values.Type, v any) ([]string, error) {
+	if s, ok := v.(string); ok && t.Base == values.Char {
+		var arr []any
+		for _, r := range s {
+			arr = append(arr, string(r))
+		}
+		v = arr
+	}
+	arr, err := rowsOf(t, v)
+	if err != nil {
+		return nil, err
+	}
+	es := make([]string, len(arr))
+	for i, e := range arr {
+		if es[i], err = scalarLit(t.Base, e); err != nil {
+			return nil, err
+		}
+	}
+	return es, nil
+}
+
+// rowsOf is an array value's elements (null is empty).
+func rowsOf(t values.Type, v any) ([]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want %s, got %T", t, v)
+	}
+	return arr, nil
+}
+
+// staticArray is the holder of an array argument built from static arrays, which it
+// declares in decls under names starting with name. Compiled, a static array is data;
+// an initializer list is code, a store per element (about 50 ms of compiler CPU per
+// problem of TransCoder-test). Arrays of strings keep their initializer lists.
+func staticArray(t values.Type, v any, name string, decls *strings.Builder) (string, error) {
+	if t.Base == values.String {
+		l, err := list(t, v)
+		return holderType(t) + l, err
+	}
+	ct := cType(t.Base)
+	if t.Dims == 1 {
+		es, err := elems(t, v)
+		if err != nil || len(es) == 0 {
+			return holderType(t) + "{}", err
+		}
+		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", ct, name, strings.Join(es, ","))
+		return fmt.Sprintf("%s(%s, %d)", holderType(t), name, len(es)), nil
+	}
+	rows, err := rowsOf(t, v)
+	if err != nil || len(rows) == 0 {
+		return holderType(t) + "{}", err
+	}
+	ptrs := make([]string, len(rows))
+	lens := make([]string, len(rows))
+	for r, row := range rows {
+		es, err := elems(t.Elem(), row)
+		if err != nil {
+			return "", err
+		}
+		ptrs[r], lens[r] = "nullptr", strconv.Itoa(len(es))
+		if len(es) > 0 {
+			ptrs[r] = fmt.Sprintf("%s_%d", name, r)
+			fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", ct, ptrs[r], strings.Join(es, ","))
+		}
+	}
+	fmt.Fprintf(decls, "static const %s* const %s_rows[] = {%s};\nstatic const size_t %s_lens[] = {%s};\n",
+		ct, name, strings.Join(ptrs, ","), name, strings.Join(lens, ","))
+	return fmt.Sprintf("%s(%s_rows, %s_lens, %d)", holderType(t), name, name, len(rows)), nil
+}
+
+// argsExpr is the expression building one test's Args, or an error; the static
+// arrays it reads are added to decls, named after prefix.
+func argsExpr(types []values.Type, raw, prefix string, decls *strings.Builder) (string, error) {
 	d := json.NewDecoder(strings.NewReader(raw))
 	d.UseNumber()
 	var args []any
@@ -307,14 +371,13 @@ func argsExpr(types []values.Type, raw string) (string, error) {
 	if len(args) != len(types) {
 		return "", fmt.Errorf("%d arguments for %d parameters", len(args), len(types))
 	}
+	var own strings.Builder // this test's arrays, kept only when every argument is good
 	parts := make([]string, len(args))
 	for i, t := range types {
 		var err error
 		switch {
 		case t.Dims > 0:
-			var l string
-			l, err = list(t, args[i])
-			parts[i] = holderType(t) + l
+			parts[i], err = staticArray(t, args[i], fmt.Sprintf("%s_%d", prefix, i), &own)
 		case t.Base == values.String:
 			switch x := args[i].(type) {
 			case string:
@@ -331,6 +394,7 @@ func argsExpr(types []values.Type, raw string) (string, error) {
 			return "", fmt.Errorf("argument %d: %v", i, err)
 		}
 	}
+	decls.WriteString(own.String())
 	return "Args{" + strings.Join(parts, ", ") + "}", nil
 }
 
@@ -340,7 +404,8 @@ type span struct{ from, to int }
 // unit is a generated translation unit and where each candidate lies in it.
 type unit struct {
 	src   []byte
-	spans map[int][]span // candidate index -> its lines (code and runner)
+	spans map[int][]span // candidate index -> its lines (its namespace first, then its runner)
+	order []int          // the candidates in the order of their namespaces
 }
 
 type lineWriter struct {
@@ -370,7 +435,7 @@ type group struct {
 // holders and runner in namespace th::p<j>; each candidate its namespace c<g>. The
 // program's protocol lines carry the candidate's index in its own batch.
 func generate(gr *group, idx []int) unit {
-	u := unit{spans: map[int][]span{}}
+	u := unit{spans: map[int][]span{}, order: idx}
 	w := &lineWriter{}
 	w.printf("#include \"harness.h\"\n")
 	seen := map[string]bool{}
@@ -399,12 +464,17 @@ func generate(gr *group, idx []int) unit {
 		p := gr.batches[m.j].prep[m.i]
 		start := w.lines + 1
 		w.printf("namespace c%d {\nusing namespace std;\n", g)
+		for _, d := range p.macros {
+			w.printf("#pragma push_macro(\"%s\")\n", d)
+		}
 		w.printf("%s", p.body)
 		// an empty line first: a last line of the body ending in a backslash splices
 		// that one, not the namespace's end
 		w.printf("\n\n}  // namespace c%d\n", g)
-		for _, d := range p.defines {
-			w.printf("#undef %s\n", d)
+		// a macro the candidate defines or undefines (INT_MAX, say) is what it was
+		// before for the candidates after it
+		for _, d := range p.macros {
+			w.printf("#pragma pop_macro(\"%s\")\n", d)
 		}
 		u.spans[g] = append(u.spans[g], span{start, w.lines + 1})
 	}
@@ -491,18 +561,22 @@ func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test) 
 	var b strings.Builder
 	b.WriteString("struct Args {\n")
 	b.WriteString(strings.Join(fields, ""))
-	// mk builds the tests' arguments: with large arrays (matrices of TransCoder-test)
-	// its initializer lists at -O2 dominate the build (3.5 s of CPU for one candidate
-	// against 1.3 s at -O0), and the test data need no optimizing.
-	b.WriteString("};\n__attribute__((optimize(\"O0\"))) static Args mk(int t) {\n  switch (t) {\n")
+	// mk builds the tests' arguments from static arrays (staticArray), at -O0: the
+	// test data need no optimizing (with initializer lists of TransCoder-test's
+	// matrices at -O2 it took 3.5 s of CPU for one candidate, 1.3 s at -O0).
+	b.WriteString("};\n")
+	var decls, cases strings.Builder
 	for j, t := range tests {
-		expr, err := argsExpr(bi.types, t.Args)
+		expr, err := argsExpr(bi.types, t.Args, fmt.Sprintf("d%d", j), &decls)
 		if err != nil {
-			fmt.Fprintf(&b, "    case %d: throw th::BadArgs{%s};\n", j, cString(err.Error()))
+			fmt.Fprintf(&cases, "    case %d: throw th::BadArgs{%s};\n", j, cString(err.Error()))
 			continue
 		}
-		fmt.Fprintf(&b, "    case %d: return %s;\n", j, expr)
+		fmt.Fprintf(&cases, "    case %d: return %s;\n", j, expr)
 	}
+	b.WriteString(decls.String())
+	b.WriteString("__attribute__((optimize(\"O0\"))) static Args mk(int t) {\n  switch (t) {\n")
+	b.WriteString(cases.String())
 	fmt.Fprintf(&b, "  }\n  throw th::BadArgs{\"no such test\"};\n}\nconst int NT = %d;\n", len(tests))
 	// put_void prints the array arguments after a void call.
 	b.WriteString("[[maybe_unused]] static void put_void(std::string& o, Args& a) {\n  o += '[';\n")

@@ -143,6 +143,7 @@ struct Arr {
 
   Arr() { terminate_chars(); }
   Arr(std::initializer_list<T> l) : v(l) { terminate_chars(); }
+  Arr(const T* p, size_t n) : v(p, p + n) { terminate_chars(); }  // a test's static data
   Arr(const Arr& a) : v(a.v) { terminate_chars(); }
   Arr(Arr&&) = default;
 
@@ -198,6 +199,10 @@ struct Arr2 {
 
   Arr2() = default;
   Arr2(std::initializer_list<vec<T>> l) : v(l) {}
+  Arr2(const T* const* rows, const size_t* lens, size_t n) {  // a test's static data
+    v.reserve(n);
+    for (size_t i = 0; i < n; i++) v.emplace_back(rows[i], rows[i] + lens[i]);
+  }
   Arr2(const Arr2& a) : v(a.v) {}
   Arr2(Arr2&&) = default;
 

@@ -17,22 +17,6 @@ import (
 // problem type) as one group and checks that every candidate gets exactly the result
 // it gets when its batch runs alone.
 func TestRunAllMatchesAlone(t *testing.T) {
-	for _, syntaxFirst := range []bool{false, true} {
-		t.Run(fmt.Sprintf("syntaxFirst=%v", syntaxFirst), func(t *testing.T) { testRunAll(t, syntaxFirst) })
-	}
-}
-
-// setHistory makes the engine check units with -fsyntax-only first, or not.
-func setHistory(e *Engine, syntaxFirst bool) {
-	e.mu.Lock()
-	e.units, e.failedUnits = 10, 0
-	if syntaxFirst {
-		e.failedUnits = 10
-	}
-	e.mu.Unlock()
-}
-
-func testRunAll(t *testing.T, syntaxFirst bool) {
 	e := newEngine(t)
 	lim := sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second}
 	batches := []execute.Batch{
@@ -60,18 +44,16 @@ func testRunAll(t *testing.T, syntaxFirst bool) {
 		batches[i].Limits = lim
 		batches[i].StopAfterTimeouts = 1
 	}
-	setHistory(e, syntaxFirst)
 	before := e.Stats()
 	all, err := e.RunAll(context.Background(), batches)
 	if err != nil {
 		t.Fatal(err)
 	}
 	groupCompiles := e.Stats().Compiles - before.Compiles
-	if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; syntaxFirst && checks != 1 || !syntaxFirst && checks != 0 {
-		// with the check first: the unit; without: none. Every candidate parses
-		// cleanly, so the unit's messages decide the broken one (see
-		// TestSpillingCandidate for the check alone).
-		t.Errorf("%d syntax checks", checks)
+	if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; checks != 0 {
+		// every candidate is contained, so the unit's messages decide the broken one
+		// (see TestSpillingCandidate for the check alone)
+		t.Errorf("%d syntax checks, want none", checks)
 	}
 	if len(all) != len(batches) {
 		t.Fatalf("%d result sets for %d batches", len(all), len(batches))
@@ -120,8 +102,9 @@ func testRunAll(t *testing.T, syntaxFirst bool) {
 
 // TestSpillingCandidate: a candidate with an extra closing brace ends its namespace
 // early, one with an unclosed brace swallows the namespaces after it. Such a candidate
-// does not parse cleanly, so the unit's messages are not trusted: each suspect is
-// checked alone, and only the candidates that fail alone are compile errors.
+// is not contained (lex.go): it goes last in the unit, and it is checked alone; the
+// errors of a contained candidate are taken from the unit's messages. Only the
+// candidates that fail alone are compile errors.
 func TestSpillingCandidate(t *testing.T) {
 	e := newEngine(t)
 	for _, spill := range []string{
@@ -137,23 +120,85 @@ func TestSpillingCandidate(t *testing.T) {
 				{ID: "broken", Code: "int f(int x) { return nope(x); }"},
 				{ID: "good2", Code: "int f(int x) { return x + 2; }"},
 			}}
-		for _, syntaxFirst := range []bool{false, true} {
-			setHistory(e, syntaxFirst)
-			before := e.Stats()
-			res := run(t, e, b)
-			want := map[string]string{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
-			for _, r := range res {
-				if r.Status != want[r.CandidateID] {
-					t.Errorf("%q syntaxFirst=%v %s: %s (%s), want %s", spill, syntaxFirst, r.CandidateID, r.Status, r.Detail, want[r.CandidateID])
-				}
+		before := e.Stats()
+		res := run(t, e, b)
+		want := map[string]string{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
+		for _, r := range res {
+			if r.Status != want[r.CandidateID] {
+				t.Errorf("%q %s: %s (%s), want %s", spill, r.CandidateID, r.Status, r.Detail, want[r.CandidateID])
 			}
-			if got := res[2].Tests[1].Output; got != "3" {
-				t.Errorf("%q: good1 test 1 = %q, want 3", spill, got)
-			}
-			// the extra brace's error is at the spilling candidate's own lines: both
-			// suspects are checked alone
-			if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; strings.HasSuffix(spill, "} }") && checks < 2 {
-				t.Errorf("syntaxFirst=%v: %d syntax checks, want the suspects checked alone", syntaxFirst, checks)
+		}
+		if got := res[2].Tests[1].Output; got != "3" {
+			t.Errorf("%q: good1 test 1 = %q, want 3", spill, got)
+		}
+		if !strings.Contains(res[3].Detail, "nope") {
+			t.Errorf("%q: broken's message %q does not name its error", spill, res[3].Detail)
+		}
+		// the extra brace's error is at the spilling candidate's own lines: it is
+		// checked alone, the broken one is not
+		if checks := e.Stats().SyntaxChecks - before.SyntaxChecks; strings.HasSuffix(spill, "} }") && checks != 1 {
+			t.Errorf("%d syntax checks, want 1 (the spilling candidate alone)", checks)
+		}
+	}
+}
+
+// TestLocalSyntaxErrorsTrusted: LLM translations that do not compile mostly hold a
+// local syntax error (a bad for header, a missing semicolon). Their brackets close,
+// so the unit's messages decide them without a check alone, and the candidates
+// around them run.
+func TestLocalSyntaxErrorsTrusted(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{ProblemID: "local", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[5]"),
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
+		Candidates: []execute.Candidate{
+			{ID: "badfor", Code: "int f(int x) { int s = 0; for (int i = 0; i < x) s += i; return s; }"},
+			{ID: "good", Code: "int f(int x) { return x * 2; }"},
+			{ID: "nosemi", Code: "int f(int x) { int y = x return y; }"},
+			{ID: "good2", Code: "int f(int x) { return x - 1; }"},
+		}}
+	before := e.Stats()
+	res := run(t, e, b)
+	want := map[string]string{"badfor": "compile_error", "good": "ok", "nosemi": "compile_error", "good2": "ok"}
+	for _, r := range res {
+		if r.Status != want[r.CandidateID] {
+			t.Errorf("%s: %s (%s), want %s", r.CandidateID, r.Status, r.Detail, want[r.CandidateID])
+		}
+	}
+	if got := res[1].Tests[1].Output; got != "10" {
+		t.Errorf("good test 1 = %q, want 10", got)
+	}
+	st := e.Stats()
+	if checks := st.SyntaxChecks - before.SyntaxChecks; checks != 0 {
+		t.Errorf("%d syntax checks, want none", checks)
+	}
+	if builds := st.Compiles - before.Compiles; builds != 2 {
+		t.Errorf("%d builds, want 2 (the unit, then the unit without the two)", builds)
+	}
+}
+
+// TestMacrosRestored: a candidate that redefines or undefines a standard macro does
+// not change it for the candidates after it in the unit; alone they compile and
+// return INT_MAX and INT_MIN, and so they must in the unit.
+func TestMacrosRestored(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{ProblemID: "macros", Lang: "cpp", Params: params("int"), Returns: "long", Tests: tests("[0]", "[1]"),
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
+		Candidates: []execute.Candidate{
+			{ID: "redef", Code: "#define INT_MAX 5\n#undef INT_MIN\nlong f(int x) { return x ? INT_MAX : 0; }"},
+			{ID: "uses", Code: "long f(int x) { return x ? (long)INT_MAX : (long)INT_MIN; }"},
+			{ID: "own", Code: "#define TWICE(v) ((v) * 2)\nlong f(int x) { return TWICE(x + 1); }"},
+			{ID: "after", Code: "#ifdef TWICE\nlong f(int x) { return -1; }\n#else\nlong f(int x) { return x; }\n#endif", Entry: "f"},
+		}}
+	res := run(t, e, b)
+	want := [][]string{{"0", "5"}, {"-2147483648", "2147483647"}, {"2", "4"}, {"0", "1"}}
+	for i, r := range res {
+		if r.Status != schemas.StatusOK || len(r.Tests) != 2 {
+			t.Errorf("%s: %s (%s)", r.CandidateID, r.Status, r.Detail)
+			continue
+		}
+		for k, w := range want[i] {
+			if got := r.Tests[k].Output; got != w {
+				t.Errorf("%s test %d = %q, want %q", r.CandidateID, k, got, w)
 			}
 		}
 	}

@@ -91,6 +91,8 @@ type engineRun struct {
 	timeouts, okVariants, batches int
 	// engine is what the engine says of its own work (the C++ engine's compiles), or "".
 	engine string
+	// results are the variants' results by candidate ID
+	results map[string]execute.Result
 }
 
 // runEngine opens a fresh engine (its start-up is part of the cost) and drives it as
@@ -104,7 +106,7 @@ type engineRun struct {
 // cache is the engine's work directory (its harness builds: the Java worker's
 // classes, the C++ precompiled header, the Python runner), kept by the caller; ""
 // means a fresh one, removed afterwards, so that the engine builds its harness too.
-func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool, cache string) engineRun {
+func runEngine(b testing.TB, lang string, groups [][]variant, goldFirst bool, cache string) engineRun {
 	dir := cache
 	if dir == "" {
 		var err error
@@ -172,7 +174,11 @@ func runEngine(b *testing.B, lang string, groups [][]variant, goldFirst bool, ca
 		}
 		r.batches++
 		r.variants += len(d.g)
+		if r.results == nil {
+			r.results = map[string]execute.Result{}
+		}
 		for _, x := range d.res {
+			r.results[x.CandidateID] = x
 			switch x.Status {
 			case schemas.StatusCompileError:
 				r.compileErrs++

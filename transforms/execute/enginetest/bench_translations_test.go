@@ -60,7 +60,7 @@ func traceModels(tb testing.TB) []*recorded.Translator {
 // deduplicated within the problem as the pipeline does, until there are at least
 // benchMinVariants; it returns them grouped per problem (one batch each). The engine
 // picks the entry function (the recorded translations name none).
-func translationVariants(b *testing.B, lang string) [][]variant {
+func translationVariants(b testing.TB, lang string) [][]variant {
 	c := transcoder(b)
 	models := traceModels(b)
 	var groups [][]variant
