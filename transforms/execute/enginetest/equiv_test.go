@@ -141,6 +141,11 @@ var undefinedBehaviour = map[string]string{
 	// (test 7: arr has -82, -18...), i.e. beyond sum: an out-of-bounds
 	// vector<bool> read in the gpt-4o and deepseek translations.
 	"SUBSET_SUM_PROBLEM_OSUM_SPACE/cpp": "out-of-bounds read (negative array values make j-arr[i-1] exceed sum)",
+	// test 9 calls first("xVz IfQBHyEZMa", 82): the translations (and the C++ gold)
+	// read str[82] of a 14-character string, past its end, looking for '\0' or an
+	// upper-case letter (seen in the full run of 2026-11-24: "G" batched, "\u0000"
+	// alone, for two Qwen translations taking a std::string)
+	"FIRST_UPPERCASE_LETTER_IN_A_STRING_ITERATIVE_AND_RECURSIVE_1/cpp": "out-of-bounds read (index 82 of a 14-character string)",
 }
 
 // sameStatuses tells whether two results differ at most in outputs.
