@@ -35,7 +35,7 @@ func contained(code string) bool {
 			continue
 		}
 		if lineStart && c == '#' {
-			end := directiveEnd(code, i)
+			end := lineEnd(code, i)
 			if !directiveOK(code[i+1:end], &ppDepth) {
 				return false
 			}
@@ -45,7 +45,7 @@ func contained(code string) bool {
 		lineStart = false
 		switch {
 		case c == '/' && i+1 < n && code[i+1] == '/':
-			i = lineCommentEnd(code, i) - 1
+			i = lineEnd(code, i) - 1
 		case c == '/' && i+1 < n && code[i+1] == '*':
 			j := strings.Index(code[i+2:], "*/")
 			if j < 0 {
@@ -133,9 +133,10 @@ func numberEnd(code string, i int) int {
 	return j
 }
 
-// lineCommentEnd returns the index of the newline ending the // comment at i (a
-// backslash before the newline continues it).
-func lineCommentEnd(code string, i int) int {
+// lineEnd returns the index of the newline ending the logical line at i (a backslash
+// before a newline splices the next line in): the end of a // comment or of a
+// preprocessor directive.
+func lineEnd(code string, i int) int {
 	for j := i; j < len(code); j++ {
 		if code[j] == '\n' && !(j > 0 && code[j-1] == '\\') {
 			return j
@@ -190,17 +191,6 @@ func rawStringEnd(code string, i int) (int, bool) {
 		return 0, false
 	}
 	return body + end + len(delim) + 2, true
-}
-
-// directiveEnd returns the end of the preprocessor directive at i: its last line's
-// newline (spliced lines included).
-func directiveEnd(code string, i int) int {
-	for j := i; j < len(code); j++ {
-		if code[j] == '\n' && !(j > 0 && code[j-1] == '\\') {
-			return j
-		}
-	}
-	return len(code)
 }
 
 // directiveOK checks one directive (its text after the '#') and tracks #if depth.
