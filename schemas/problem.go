@@ -3,7 +3,8 @@ package schemas
 // Param is one parameter of a problem's function, with a language-neutral type.
 //
 // Types: int, long, float, double, bool, char, string, and arrays of them written
-// with one or two "[]" suffixes ("int[]", "char[][]"). See transforms/values.
+// with one to three "[]" suffixes ("int[]", "char[][]", "int[][][]"). See
+// transforms/values.
 type Param struct {
 	Name string `parquet:"name" json:"name"`
 	Type string `parquet:"type" json:"type"`

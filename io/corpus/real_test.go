@@ -145,3 +145,61 @@ func TestRealTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestRealThreeDims ingests the TransCoder-test problem whose function takes a 3-D
+// array (int dp[][][]), which was an error row while types had at most 2 dimensions.
+func TestRealThreeDims(t *testing.T) {
+	root := realCorpora(t)
+	c, err := Load(context.Background(), "transcoder:"+filepath.Join(root, "transcoder-test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "MINIMUM_COST_MAKE_LONGEST_COMMON_SUBSEQUENCE_LENGTH_K"
+	for _, e := range c.Errors {
+		if e.ProblemID == id {
+			t.Errorf("error row: %s %s", e.Reason, e.Detail)
+		}
+	}
+	p, ok := c.Problem(id)
+	if !ok {
+		t.Fatalf("%s not ingested", id)
+	}
+	if types := paramTypeList(*p); types != "char[],char[],int,int,int,int[][][]" || p.Returns != "int" {
+		t.Errorf("types %s -> %s", types, p.Returns)
+	}
+	// the C++ gold declares int dp[][N][N] (N is not defined in it: it does not compile)
+	if cf, _ := p.Function("cpp"); cf.Name != "solve" || !strings.Contains(cf.Signature, "int dp [ ] [ N ] [ N ]") {
+		t.Errorf("cpp function %q %q", cf.Name, cf.Signature)
+	}
+	if len(p.Tests) != 10 {
+		t.Fatalf("%d tests, want 10", len(p.Tests))
+	}
+	// every dp is an n x n x n cube, n the length of X and Y
+	for _, tc := range p.Tests {
+		var args []json.RawMessage
+		if err := json.Unmarshal([]byte(tc.Args), &args); err != nil || len(args) != 6 {
+			t.Fatalf("test %d: %d args (%v)", tc.Index, len(args), err)
+		}
+		var x, y []string
+		var dp [][][]int
+		if json.Unmarshal(args[0], &x) != nil || json.Unmarshal(args[1], &y) != nil || json.Unmarshal(args[5], &dp) != nil {
+			t.Fatalf("test %d: arguments not of types char[], char[], int[][][]: %.200s", tc.Index, tc.Args)
+		}
+		n := len(x)
+		if len(y) != n || len(dp) != n {
+			t.Errorf("test %d: |X| %d, |Y| %d, |dp| %d", tc.Index, n, len(y), len(dp))
+		}
+		for i := range dp {
+			for j := range dp[i] {
+				if len(dp[i]) != n || len(dp[i][j]) != n {
+					t.Fatalf("test %d: dp[%d] has %d rows, dp[%d][%d] %d elements, want %d", tc.Index, i, len(dp[i]), i, j, len(dp[i][j]), n)
+				}
+			}
+		}
+	}
+	// the last test, as the Python script writes it
+	last := p.Tests[9].Args
+	if !strings.HasPrefix(last, `[["m","w","U","v","s","G","P","l","V"],["U","e","a","S","Y","D","F","Z","G"],6,8,4,[[[42,57,10,74,20,83,8,10,72],[96,78,76,63,99,46,88,42,45],`) {
+		t.Errorf("test 9: %.200s", last)
+	}
+}

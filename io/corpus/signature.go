@@ -300,7 +300,7 @@ var javaListTypes = map[string]bool{"List": true, "ArrayList": true, "LinkedList
 
 // JavaType maps a Java type ("int", "int [ ]", "Integer[]", "String", "char[][]",
 // "List<Integer>", "void") to a neutral type. Types with no neutral counterpart
-// (Pair, maps, user classes, 3-D arrays) are errors.
+// (Pair, maps, user classes, arrays of more than values.MaxDims dimensions) are errors.
 func JavaType(t string) (string, error) {
 	t = strings.TrimSpace(bracketsRe.ReplaceAllString(t, "[]"))
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "java.lang."), "java.util.")
@@ -395,10 +395,8 @@ func cppTypeDims(t string, dims int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if inner == "string" || !strings.HasSuffix(inner, "[][]") {
-			return withDims(inner, dims+ptr+1)
-		}
-		return "", fmt.Errorf("unsupported C++ type %q (too many dimensions)", t)
+		// too many dimensions (vector<vector<vector<vector<int>>>>) is withDims' error
+		return withDims(inner, dims+ptr+1)
 	}
 	base, ok := cppBase[t]
 	if !ok {

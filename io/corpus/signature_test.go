@@ -13,6 +13,7 @@ func TestJavaType(t *testing.T) {
 		"int [ ] [ ]": "int[][]", "Integer[]": "int[]", "String [ ]": "string[]", "char [ ]": "char[]",
 		"void": "void", "StringBuffer": "string", "List<Integer>": "int[]", "ArrayList<String>": "string[]",
 		"java.lang.String": "string", "List<int[]>": "int[][]",
+		"int [ ] [ ] [ ]": "int[][][]", "List<int[][]>": "int[][][]", "long[][][]": "long[][][]",
 	}
 	for in, want := range ok {
 		got, err := JavaType(in)
@@ -20,7 +21,7 @@ func TestJavaType(t *testing.T) {
 			t.Errorf("JavaType(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"Pair", "int[][][]", "Map<Integer,Integer>", "Node", "List<Pair>"} {
+	for _, in := range []string{"Pair", "int[][][][]", "List<int[][][]>", "Map<Integer,Integer>", "Node", "List<Pair>"} {
 		if got, err := JavaType(in); err == nil {
 			t.Errorf("JavaType(%q) = %q, want an error", in, got)
 		}
@@ -35,6 +36,8 @@ func TestCppType(t *testing.T) {
 		"char *": "string", "const char*": "string", "string &": "string", "const string&": "string",
 		"int*": "int[]", "vector<int>": "int[]", "vector < int > &": "int[]", "vector<vector<int>>": "int[][]",
 		"vector<string>": "string[]", "void": "void", "long double": "double",
+		"vector<vector<vector<int>>>": "int[][][]", "vector<vector<string>>": "string[][]",
+		"vector<vector<int>>*": "int[][][]",
 	}
 	for in, want := range ok {
 		got, err := CppType(in)
@@ -42,7 +45,7 @@ func TestCppType(t *testing.T) {
 			t.Errorf("CppType(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"pair<int,int>", "Node*", "map<int,int>", "vector<vector<vector<int>>>"} {
+	for _, in := range []string{"pair<int,int>", "Node*", "map<int,int>", "vector<vector<vector<vector<int>>>>", "vector<vector<vector<int>>>*"} {
 		if got, err := CppType(in); err == nil {
 			t.Errorf("CppType(%q) = %q, want an error", in, got)
 		}
@@ -102,8 +105,13 @@ func TestParseCppSignature(t *testing.T) {
 	if got := sigString(s); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
-	if _, err := ParseCppSignature("int solve ( int dp [ ] [ N ] [ N ] ) { return 0; }", ""); err == nil {
-		t.Error("3-D array: want an error")
+	// TransCoder-test's MINIMUM_COST_MAKE_LONGEST_COMMON_SUBSEQUENCE_LENGTH_K
+	s3, err := ParseCppSignature("int solve ( char X [ ], char Y [ ], int l, int r, int k, int dp [ ] [ N ] [ N ] ) { return 0; }", "")
+	if err != nil || sigString(s3) != "solve(X char[],Y char[],l int,r int,k int,dp int[][][]) int" {
+		t.Errorf("3-D array: %s %v", sigString(s3), err)
+	}
+	if _, err := ParseCppSignature("int solve ( int dp [ ] [ N ] [ N ] [ N ] ) { return 0; }", ""); err == nil {
+		t.Error("4-D array: want an error")
 	}
 }
 

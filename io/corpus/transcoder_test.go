@@ -54,10 +54,16 @@ func transcoderFixture() map[string]string {
 			"static int id ( int x ) {\n  return x ;\n}",
 			"def id ( x ) :\n    return x",
 			"int id ( int x ) {\n  return x;\n}"),
+		// a 3-D parameter, as in MINIMUM_COST_MAKE_LONGEST_COMMON_SUBSEQUENCE_LENGTH_K;
+		// only a Python script: types from the gold Java function
 		goldLine("THREE_D",
-			"static int solve ( int dp [ ] [ ] [ ] ) {\n  return 0 ;\n}",
+			"static int solve ( char X [ ] , int k , int dp [ ] [ ] [ ] ) {\n  return dp [ 0 ] [ 0 ] [ k ] ;\n}",
+			"def solve ( X , k , dp ) :\n    return dp [ 0 ] [ 0 ] [ k ]",
+			"int solve ( char X [ ], int k, int dp [ ] [ N ] [ N ] ) {\n  return dp [ 0 ] [ 0 ] [ k ];\n}"),
+		goldLine("FOUR_D",
+			"static int solve ( int dp [ ] [ ] [ ] [ ] ) {\n  return 0 ;\n}",
 			"def solve ( dp ) :\n    return 0",
-			"int solve ( int dp [ ] [ N ] [ N ] ) {\n  return 0;\n}"),
+			"int solve ( int dp [ ] [ N ] [ N ] [ N ] ) {\n  return 0;\n}"),
 		`{"sample_id": "BROKEN", "java": `,
 		goldLine("NO_SCRIPT",
 			"static int id ( int x ) {\n  return x ;\n}",
@@ -153,7 +159,8 @@ public static void main(String args[]) {
 		// only a C++ script: types from the gold Java function, tests from C++ vectors
 		"testscript/cpp/CPP_ONLY.cpp":     "double f_gold ( vector<vector<double>> m ) {\n  return m[0][0] / 2;\n}\n//TOFILL\nint main() {\n    vector<vector<vector<double>>> param0 {{{1.5,2}},\n    {{-3e2}}};\n}\n",
 		"testscript/python/BAD_PYTHON.py": "def f_gold ( x ) :\n    return x\n#TOFILL\nif __name__ == '__main__':\n    param = [\n    (1,),\n    (2,\n",
-		"testscript/python/THREE_D.py":    "def f_gold ( dp ) :\n    return 0\n#TOFILL\nif __name__ == '__main__':\n    param = [\n    ([[[1]]],),\n        ]\n",
+		"testscript/python/THREE_D.py":    "def f_gold ( X , k , dp ) :\n    return dp [ 0 ] [ 0 ] [ k ]\n#TOFILL\nif __name__ == '__main__':\n    param = [\n    (['a', 'b'],1,[[[1, 2], [3]], [[-4]]],),\n    ([],0,[[[7]]],)\n        ]\n",
+		"testscript/python/FOUR_D.py":     "def f_gold ( dp ) :\n    return 0\n#TOFILL\nif __name__ == '__main__':\n    param = [\n    ([[[[1]]]],),\n        ]\n",
 	}
 }
 
@@ -173,11 +180,11 @@ func TestReadTranscoder(t *testing.T) {
 			t.Errorf("%s: corpus %q", p.ID, p.Corpus)
 		}
 	}
-	if len(c.Problems) != 4 {
-		t.Errorf("got %d problems, want 4: %v", len(c.Problems), keys(got))
+	if len(c.Problems) != 5 {
+		t.Errorf("got %d problems, want 5: %v", len(c.Problems), keys(got))
 	}
-	if len(c.Tasks) != 4*6 {
-		t.Errorf("got %d tasks, want 24", len(c.Tasks))
+	if len(c.Tasks) != 5*6 {
+		t.Errorf("got %d tasks, want 30", len(c.Tasks))
 	}
 
 	add := got["ADD_ONE"]
@@ -217,6 +224,12 @@ func TestReadTranscoder(t *testing.T) {
 	}
 	checkTests(t, co, `[[[1.5,2.0]]]`, `[[[-300.0]]]`)
 
+	three := got["THREE_D"]
+	if types := paramTypeList(three); types != "char[],int,int[][][]" || three.Returns != "int" {
+		t.Errorf("THREE_D types %s -> %s", types, three.Returns)
+	}
+	checkTests(t, three, `[["a","b"],1,[[[1,2],[3]],[[-4]]]]`, `[[],0,[[[7]]]]`)
+
 	reasons := map[string]string{}
 	for _, e := range c.Errors {
 		if e.Stage != "ingest" || e.Corpus != "transcoder" {
@@ -226,9 +239,9 @@ func TestReadTranscoder(t *testing.T) {
 	}
 	for id, want := range map[string]string{
 		"BAD_PYTHON": "python script",
-		"THREE_D":    "3 dimensions",
+		"FOUR_D":     "4 dimensions",
 		"NO_SCRIPT":  "no test script",
-		"":           "gold.jsonl line 7",
+		"":           "gold.jsonl line 8",
 	} {
 		if !strings.Contains(reasons[id], want) {
 			t.Errorf("error for %q: %q, want it to mention %q", id, reasons[id], want)
@@ -253,7 +266,7 @@ func TestLoadTranscoderFromPathAndURL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
-		if len(c.Problems) != 4 || len(c.Errors) != 4 {
+		if len(c.Problems) != 5 || len(c.Errors) != 4 {
 			t.Errorf("%s: %d problems, %d errors", spec, len(c.Problems), len(c.Errors))
 		}
 	}

@@ -492,7 +492,7 @@ func javaRead(fn, text string) (any, error) {
 		}
 		return out, nil
 	}
-	rows := func(conv func(string) (any, error)) (any, error) {
+	rows := func(lines []string, conv func(string) (any, error)) (any, error) {
 		out := make([]any, 0, len(lines))
 		for _, l := range lines {
 			toks := strings.Fields(l)
@@ -549,11 +549,36 @@ func javaRead(fn, text string) (any, error) {
 	case "readCharArray":
 		return charList(strings.Join(lines, "")), nil
 	case "readInt2DArray", "readLong2DArray":
-		return rows(javaInt)
+		return rows(lines, javaInt)
 	case "readDouble2DArray", "readFloat2DArray":
-		return rows(javaFloat)
+		return rows(lines, javaFloat)
 	case "readBoolean2DArray":
-		return rows(boolean)
+		return rows(lines, boolean)
+	case "readInt3DArray":
+		// matrices of rows separated by blank lines, grouped as MAIN.java's reader
+		// groups them: several blank lines in a row separate once, and blank lines
+		// before the first matrix or after the last are ignored
+		cube := []any{}
+		all := lines
+		for len(all) > 0 {
+			for len(all) > 0 && strings.TrimSpace(all[0]) == "" {
+				all = all[1:]
+			}
+			n := 0
+			for n < len(all) && strings.TrimSpace(all[n]) != "" {
+				n++
+			}
+			if n == 0 {
+				break
+			}
+			m, err := rows(all[:n], javaInt)
+			if err != nil {
+				return nil, err
+			}
+			cube = append(cube, m)
+			all = all[n:]
+		}
+		return cube, nil
 	}
 	return nil, fmt.Errorf("unsupported reader %s", fn)
 }

@@ -130,6 +130,8 @@ func TestJavaReaders(t *testing.T) {
 		{"readStringArray", " x \ny\n", "string[]", `["x","y"]`},
 		{"readInt2DArray", "1 2\n3  4\n", "int[][]", "[[1,2],[3,4]]"},
 		{"readBoolean2DArray", "true false\n", "bool[][]", "[[true,false]]"},
+		{"readInt3DArray", "\n1 2\n3  4\n\n\n-5\n\n6 7 8\n\n", "int[][][]", "[[[1,2],[3,4]],[[-5]],[[6,7,8]]]"},
+		{"readInt3DArray", "", "int[][][]", "[]"},
 	}
 	for _, c := range cases {
 		v, err := javaRead(c.fn, c.text)
@@ -148,8 +150,11 @@ func TestJavaReaders(t *testing.T) {
 	if _, err := javaRead("readInt", "x1\n"); err == nil {
 		t.Errorf("bad int accepted")
 	}
-	if _, err := javaRead("readInt3DArray", "1\n"); err == nil {
-		t.Errorf("3-D reader accepted")
+	if _, err := javaRead("readInt3DArray", "1 x\n"); err == nil {
+		t.Errorf("bad int in a 3-D array accepted")
+	}
+	if _, err := javaRead("readLong3DArray", "1\n"); err == nil {
+		t.Errorf("unknown reader accepted")
 	}
 }
 

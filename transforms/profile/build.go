@@ -366,6 +366,8 @@ func cType(k values.Kind) string {
 
 func holderType(t values.Type) string {
 	switch {
+	case t.Dims == 3:
+		return "th::Arr3<" + cType(t.Base) + ">"
 	case t.Dims == 2:
 		return "th::Arr2<" + cType(t.Base) + ">"
 	case t.Dims == 1:
@@ -502,10 +504,8 @@ func (cppBuilder) empty(s *suite) execute.Candidate {
 	for i, t := range s.types {
 		var pt string
 		switch {
-		case t.Dims == 2:
-			pt = "std::vector<std::vector<" + cType(t.Base) + ">>&"
-		case t.Dims == 1:
-			pt = "std::vector<" + cType(t.Base) + ">&"
+		case t.Dims > 0:
+			pt = cppVector(t) + "&"
 		case t.Base == values.String:
 			pt = "std::string&"
 		default:
@@ -515,17 +515,20 @@ func (cppBuilder) empty(s *suite) execute.Candidate {
 	}
 	ret, body := "void", ""
 	if s.ret.Base != values.Void {
-		ret = cType(s.ret.Base)
-		if s.ret.Dims > 0 {
-			ret = "std::vector<" + ret + ">"
-			if s.ret.Dims == 2 {
-				ret = "std::vector<" + ret + ">"
-			}
-		}
+		ret = cppVector(s.ret)
 		body = "return {};"
 	}
 	return execute.Candidate{ID: "empty", Entry: "profile_empty",
 		Code: fmt.Sprintf("%s profile_empty(%s) { %s }\n", ret, strings.Join(ps, ", "), body)}
+}
+
+// cppVector is the C++ type of a value of type t: its element type in t.Dims vectors.
+func cppVector(t values.Type) string {
+	s := cType(t.Base)
+	for i := 0; i < t.Dims; i++ {
+		s = "std::vector<" + s + ">"
+	}
+	return s
 }
 
 // cppData writes the tests in the token format th::Reader reads.

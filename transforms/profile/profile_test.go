@@ -161,6 +161,50 @@ func TestProfileSignaturesAndVoid(t *testing.T) {
 	}
 }
 
+// TestProfileThreeDims profiles functions of a 3-D array (TransCoder-test's int
+// dp[][][]) in each language and C++ view of it, returning a sum and, void, adding
+// its plane's index to each element; the empty candidate of the signature is built
+// and run too (the overhead).
+func TestProfileThreeDims(t *testing.T) {
+	ctx := context.Background()
+	params := []schemas.Param{{Name: "d", Type: "int[][][]"}, {Name: "n", Type: "int"}}
+	tests := []schemas.Test{{Index: 0, Args: "[[[[1,2],[3,4]],[[5,6],[7,8]]],2]"}, {Index: 1, Args: "[[],0]"}, {Index: 2, Args: "[[[[-1,0],[0,9]]],1]"}}
+	sums := []string{"38", "0", "9"}
+	after := []string{"[[[[1,2],[3,4]],[[6,7],[8,9]]]]", "[[]]", "[[[[-1,0],[0,9]]]]"}
+	cases := []struct {
+		lang, ret string
+		c         execute.Candidate
+	}{
+		{schemas.Cpp, "int", execute.Candidate{Code: "int sum3(int d[][2][2], int n) { int s = n; for (int i = 0; i < n; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 2; k++) s += d[i][j][k]; return s; }"}},
+		{schemas.Cpp, "int", execute.Candidate{Code: "int sum3(const vector<vector<vector<int>>>& d, int n) { int s = d.size(); for (auto& p : d) for (auto& r : p) for (int x : r) s += x; return s; }"}},
+		{schemas.Java, "int", execute.Candidate{Code: "static int sum3(int[][][] d, int n) { int s = n; for (int[][] p : d) for (int[] r : p) for (int x : r) s += x; return s; }"}},
+		{schemas.Python, "int", execute.Candidate{Code: "def sum3(d, n):\n    return n + sum(x for p in d for r in p for x in r)\n"}},
+		{schemas.Cpp, "void", execute.Candidate{Code: "void inc(int*** d, int n) { for (int i = 0; i < n; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 2; k++) d[i][j][k] += i; }"}},
+		{schemas.Cpp, "void", execute.Candidate{Code: "void inc(int d[][2][2], int n) { for (int i = 0; i < n; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 2; k++) d[i][j][k] += i; }"}},
+		{schemas.Java, "void", execute.Candidate{Code: "static void inc(int[][][] d, int n) { for (int i = 0; i < n; i++) for (int[] r : d[i]) for (int k = 0; k < r.length; k++) r[k] += i; }"}},
+		{schemas.Python, "void", execute.Candidate{Code: "def inc(d, n):\n    for i in range(n):\n        for r in d[i]:\n            for k in range(len(r)):\n                r[k] += i\n"}},
+	}
+	opt := quick
+	opt.Repetitions = 1
+	opt.WorkDir = t.TempDir()
+	for _, cs := range cases {
+		r, err := Profile(ctx, cs.lang, cs.c, params, cs.ret, tests, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sums
+		if cs.ret == "void" {
+			want = after
+		}
+		if r.Status != schemas.StatusOK || strings.Join(r.Outputs, " ") != strings.Join(want, " ") {
+			t.Errorf("%s %q: %s %s %v, want %v", cs.lang, cs.c.Code, r.Status, r.Detail, r.Outputs, want)
+		}
+		if r.Overhead <= 0 {
+			t.Errorf("%s %q: the empty candidate was not measured (overhead %v)", cs.lang, cs.c.Code, r.Overhead)
+		}
+	}
+}
+
 func TestProfileFailures(t *testing.T) {
 	ctx := context.Background()
 	opt := quick
@@ -251,6 +295,13 @@ func TestEmptyCandidatesCompile(t *testing.T) {
 	}
 	if c := (cppBuilder{}).empty(s); !strings.Contains(c.Code, "std::vector<long long> profile_empty(std::vector<std::vector<int>>& a0, std::string& a1, char a2") {
 		t.Errorf("cpp empty: %s", c.Code)
+	}
+	s3 := &suite{types: []values.Type{values.MustParseType("int[][][]")}, ret: values.MustParseType("long[][][]")}
+	if c := (cppBuilder{}).empty(s3); !strings.Contains(c.Code, "std::vector<std::vector<std::vector<long long>>> profile_empty(std::vector<std::vector<std::vector<int>>>& a0)") {
+		t.Errorf("cpp empty, 3-D: %s", c.Code)
+	}
+	if c := (javaBuilder{}).empty(s3); !strings.Contains(c.Code, "static long[][][] profileEmpty(int[][][] a0)") {
+		t.Errorf("java empty, 3-D: %s", c.Code)
 	}
 	if got := lastJavaMethod("class X { int g() { return 1; } }\nstatic int f(int a) {\n if (a > 0) { return 1; }\n return 0; }\nstatic long h (int[] a)\n{ return 0; }"); got != "h" {
 		t.Errorf("lastJavaMethod = %q", got)

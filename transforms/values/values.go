@@ -2,11 +2,11 @@
 // a problem's parameters and return value, the canonical JSON form of a value that
 // every harness prints, and the comparison of two values across languages.
 //
-// A type is a base kind (int, long, float, double, bool, char, string) with zero,
-// one or two array dimensions ("int[]", "char[][]"). A value is JSON: integers as
-// integer literals, floats as numbers (NaN and infinities as the strings "NaN",
-// "Infinity", "-Infinity"), booleans, a char as a one-character string, a string,
-// and arrays as JSON arrays.
+// A type is a base kind (int, long, float, double, bool, char, string) with zero to
+// three array dimensions ("int[]", "char[][]", "int[][][]"). A value is JSON:
+// integers as integer literals, floats as numbers (NaN and infinities as the strings
+// "NaN", "Infinity", "-Infinity"), booleans, a char as a one-character string, a
+// string, and arrays as JSON arrays.
 package values
 
 import (
@@ -48,7 +48,12 @@ type Type struct {
 	Dims int
 }
 
-// ParseType reads "int", "long[]", "char[][]" and so on.
+// MaxDims is the most array dimensions a type may have: the benchmarks' memoization
+// tables go up to three (TransCoder-test's int dp[][][]), and each harness has a
+// holder for every dimension count it accepts.
+const MaxDims = 3
+
+// ParseType reads "int", "long[]", "char[][]", "int[][][]" and so on.
 func ParseType(s string) (Type, error) {
 	s = strings.TrimSpace(s)
 	dims := 0
@@ -60,8 +65,8 @@ func ParseType(s string) (Type, error) {
 	if !ok {
 		return Type{}, fmt.Errorf("unknown type %q", s)
 	}
-	if dims > 2 {
-		return Type{}, fmt.Errorf("type %q has %d dimensions; at most 2 are supported", s, dims)
+	if dims > MaxDims {
+		return Type{}, fmt.Errorf("type %q has %d dimensions; at most %d are supported", s, dims, MaxDims)
 	}
 	if k == Void && dims > 0 {
 		return Type{}, fmt.Errorf("void cannot be an array")

@@ -28,3 +28,52 @@ func TestCanonicalIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestThreeDims reads a 3-D type (TransCoder-test's int dp[][][]) and round-trips a
+// value of it: canonical form, its arguments, comparison; a fourth dimension is refused.
+func TestThreeDims(t *testing.T) {
+	typ, err := ParseType(" int [][] []")
+	if err != nil || typ != (Type{Base: Int, Dims: 3}) || typ.String() != "int[][][]" {
+		t.Fatalf("ParseType: %+v %v", typ, err)
+	}
+	if e := typ.Elem(); e != (Type{Base: Int, Dims: 2}) || e.String() != "int[][]" {
+		t.Errorf("Elem: %+v", e)
+	}
+	if back := MustParseType(typ.String()); back != typ {
+		t.Errorf("String round trip: %+v", back)
+	}
+	if _, err := ParseType("int[][][][]"); err == nil || !strings.Contains(err.Error(), "at most 3") {
+		t.Errorf("4-D: error %v, want one saying at most 3", err)
+	}
+	// ragged and empty rows, integral floats and a char used as an integer are canonicalized
+	raw := `[[[1, 2.0], []], [], [[-3], ["a", 9007199254740993]]]`
+	want := `[[[1,2],[]],[],[[-3],[97,9007199254740993]]]`
+	got, err := Canonical(typ, raw)
+	if err != nil || got != want {
+		t.Fatalf("Canonical: %q %v, want %q", got, err, want)
+	}
+	if again, err := Canonical(typ, got); err != nil || again != got {
+		t.Errorf("canonical form is not stable: %q %v", again, err)
+	}
+	if _, err := Canonical(typ, `[[1,2]]`); err == nil || !strings.Contains(err.Error(), "want int[]") {
+		t.Errorf("a 2-D value as int[][][]: error %v", err)
+	}
+	// a char[][][] may have its innermost rows written as strings
+	if got, err := Canonical(MustParseType("char[][][]"), `[["ab",[]],[["c"]]]`); err != nil || got != `[[["a","b"],[]],[["c"]]]` {
+		t.Errorf("char[][][]: %q %v", got, err)
+	}
+	args, err := CanonicalArgs([]Type{typ, {Base: Int}}, `[[[[5]]], 2.0]`)
+	if err != nil || args != `[[[[5]]],2]` {
+		t.Errorf("CanonicalArgs: %q %v", args, err)
+	}
+	d3 := MustParseType("double[][][]")
+	if !Equal(d3, `[[[1.0,2.5]],[[]]]`, `[[[1.0000001,2.5]],[[]]]`, DefaultTolerance) {
+		t.Errorf("Equal: close doubles differ")
+	}
+	if Equal(d3, `[[[1.0,2.5]],[[]]]`, `[[[1.0,2.5]],[]]`, DefaultTolerance) {
+		t.Errorf("Equal: different shapes are equal")
+	}
+	if Equal(typ, want, `[[[1,2],[]],[],[[-3],[97,9007199254740992]]]`, DefaultTolerance) {
+		t.Errorf("Equal: integers are compared loosely")
+	}
+}

@@ -145,6 +145,38 @@ func TestRoundTrip(t *testing.T) {
 			"void f(int a[], bool b[], int n) { sort(a, a + n); b[0] = !b[0]; }",
 			"void f(vector<int>& a, vector<bool>& b, int n) { sort(a.begin(), a.end()); b[0] = !b[0]; }",
 		}, []tc{{"[[3,1,2],[true,true],3]", "[[1,2,3],[false,true]]"}}},
+		// 3-D arrays (TransCoder-test's int dp[][N][N]): n planes of 2 x 3 for the
+		// fixed-size and pointer views; empty planes and rows for the vectors
+		{[]string{"int[][][]", "int"}, "int", []string{
+			"int f(vector<vector<vector<int>>>& d, int n) { int s = 0; for (auto& p : d) for (auto& r : p) for (int x : r) s += x; return s + d.size(); }",
+			"int f(const vector<vector<vector<int>>>& d, int n) { int s = n; for (auto& p : d) for (auto& r : p) for (int x : r) s += x; return s; }",
+			"long long f(vector<vector<vector<long long>>> d, long long n) { long long s = 0; for (auto& p : d) for (auto& r : p) for (auto x : r) s += x; return s + n; }",
+			"int f(int d[][2][3], int n) { int s = n; for (int i = 0; i < n; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 3; k++) s += d[i][j][k]; return s; }",
+			"int f(int*** d, int n) { int s = n; for (int i = 0; i < n; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 3; k++) s += d[i][j][k]; return s; }",
+		}, []tc{{"[[[[1,2,3],[4,5,6]],[[7,8,9],[10,11,12]]],2]", "80"}, {"[[[[-1,0,0],[0,0,2147483647]]],1]", "2147483647"}, {"[[],0]", "0"}}},
+		{[]string{"int[][][]", "int"}, "int", []string{
+			"int f(vector<vector<vector<int>>>& d, int n) { int s = n; for (auto& p : d) for (auto& r : p) for (int x : r) s += x; return s; }",
+		}, []tc{{"[[[],[[]],[[5],[],[6,7]]],3]", "21"}}},
+		{[]string{"int[][][]"}, "int[][][]", []string{
+			"vector<vector<vector<int>>> f(vector<vector<vector<int>>> d) { for (auto& p : d) reverse(p.begin(), p.end()); d.push_back({{9}}); return d; }",
+		}, []tc{{"[[[[1,2],[3]],[]]]", "[[[3],[1,2]],[],[[9]]]"}}},
+		{[]string{"char[][][]", "bool[][][]"}, "int", []string{
+			"int f(vector<vector<vector<char>>>& c, const vector<vector<vector<bool>>>& b) { int s = 0; for (auto& p : c) for (auto& r : p) for (char x : r) s += x == 'a'; for (auto& p : b) for (auto& r : p) for (bool x : r) s += 10 * x; return s; }",
+			"int f(vector<vector<string>> c, vector<vector<vector<bool>>> b) { int s = 0; for (auto& p : c) for (auto& r : p) s += count(r.begin(), r.end(), 'a'); for (auto& p : b) for (auto& r : p) for (bool x : r) s += 10 * x; return s; }",
+		}, []tc{{`[[["ab","a"],[]],[[[true],[false,true]]]]`, "22"}}},
+		{[]string{"string[][][]"}, "int", []string{
+			"int f(vector<vector<vector<string>>>& s) { int n = s.size(); for (auto& p : s) for (auto& r : p) for (auto& x : r) n += x.size(); return n; }",
+		}, []tc{{`[[[["ab","c"]],[],[[""],[]]]]`, "6"}, {`[[[["x"]]]]`, "2"}, {`[[]]`, "0"}}},
+		// void: the memoization table filled in, read back through each view
+		{[]string{"int[][][]", "int", "int", "int"}, "void", []string{
+			"void f(vector<vector<vector<int>>>& dp, int n, int m, int k) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) for (int l = 0; l < k; l++) dp[i][j][l] += i * 100 + j * 10 + l; }",
+			"void f(int dp[][2][3], int n, int m, int k) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) for (int l = 0; l < k; l++) dp[i][j][l] += i * 100 + j * 10 + l; }",
+			"void f(int*** dp, int n, int m, int k) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) for (int l = 0; l < k; l++) dp[i][j][l] += i * 100 + j * 10 + l; }",
+		}, []tc{{"[[[[1,1,1],[1,1,1]],[[-1,-1,-1],[-1,-1,-1]]],2,2,3]", "[[[[1,2,3],[11,12,13]],[[99,100,101],[109,110,111]]]]"},
+			{"[[],0,0,0]", "[[]]"}}},
+		{[]string{"bool[][][]", "char[][][]"}, "void", []string{
+			"void f(vector<vector<vector<bool>>>& b, vector<vector<vector<char>>>& c) { b[0][1][0] = !b[0][1][0]; c[1][0][1] = 'z'; }",
+		}, []tc{{`[[[[true],[false]]],[[],[["x","y"]]]]`, `[[[[true],[true]]],[[],[["x","z"]]]]`}}},
 	}
 	for _, c := range cases {
 		b := execute.Batch{Lang: "cpp", Params: params(c.types...), Returns: c.ret}

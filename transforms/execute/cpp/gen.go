@@ -91,6 +91,8 @@ func cType(k values.Kind) string {
 // holderType is the type of the Args field that holds an argument of type t.
 func holderType(t values.Type) string {
 	switch {
+	case t.Dims == 3:
+		return "th::Arr3<" + cType(t.Base) + ">"
 	case t.Dims == 2:
 		return "th::Arr2<" + cType(t.Base) + ">"
 	case t.Dims == 1:
@@ -337,6 +339,9 @@ func staticArray(t values.Type, v any, name string, decls *strings.Builder) (str
 		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", ct, name, strings.Join(es, ","))
 		return fmt.Sprintf("%s(%s, %d)", holderType(t), name, len(es)), nil
 	}
+	if t.Dims == 3 {
+		return staticArray3(t, v, name, decls)
+	}
 	rows, err := rowsOf(t, v)
 	if err != nil || len(rows) == 0 {
 		return holderType(t) + "{}", err
@@ -357,6 +362,45 @@ func staticArray(t values.Type, v any, name string, decls *strings.Builder) (str
 	fmt.Fprintf(decls, "static const %s* const %s_rows[] = {%s};\nstatic const size_t %s_lens[] = {%s};\n",
 		ct, name, strings.Join(ptrs, ","), name, strings.Join(lens, ","))
 	return fmt.Sprintf("%s(%s_rows, %s_lens, %d)", holderType(t), name, name, len(rows)), nil
+}
+
+// staticArray3 is staticArray for a 3-D array: all its elements in one static array,
+// with the length of each row and the number of rows of each plane (a TransCoder-test
+// table of 45 x 45 x 45 would otherwise be 2,025 arrays and a table of pointers).
+func staticArray3(t values.Type, v any, name string, decls *strings.Builder) (string, error) {
+	planes, err := rowsOf(t, v)
+	if err != nil || len(planes) == 0 {
+		return holderType(t) + "{}", err
+	}
+	var data, lens []string
+	nrows := make([]string, len(planes))
+	for i, pl := range planes {
+		rows, err := rowsOf(t.Elem(), pl)
+		if err != nil {
+			return "", err
+		}
+		nrows[i] = strconv.Itoa(len(rows))
+		for _, row := range rows {
+			es, err := elems(t.Elem().Elem(), row)
+			if err != nil {
+				return "", err
+			}
+			lens = append(lens, strconv.Itoa(len(es)))
+			data = append(data, es...)
+		}
+	}
+	// no zero-length arrays: nullptr for no elements (or no rows)
+	dataExpr, lensExpr := "nullptr", "nullptr"
+	if len(data) > 0 {
+		dataExpr = name + "_data"
+		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", cType(t.Base), dataExpr, strings.Join(data, ","))
+	}
+	if len(lens) > 0 {
+		lensExpr = name + "_lens"
+		fmt.Fprintf(decls, "static const size_t %s[] = {%s};\n", lensExpr, strings.Join(lens, ","))
+	}
+	fmt.Fprintf(decls, "static const size_t %s_nrows[] = {%s};\n", name, strings.Join(nrows, ","))
+	return fmt.Sprintf("%s(%s, %s, %s_nrows, %d)", holderType(t), dataExpr, lensExpr, name, len(planes)), nil
 }
 
 // argsExpr is the expression building one test's Args, or an error; the static

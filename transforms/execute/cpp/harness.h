@@ -243,6 +243,82 @@ struct Arr2 {
   }
 };
 
+// Arr3 holds a 3-D array (a memoization table such as TransCoder-test's int dp[][][]):
+// vector<vector<vector<T>>> (by reference or value), T*** (planes of rows), or a
+// pointer to fixed-size planes (int dp[][N][M]), whose copy cur() reads back as Arr2's.
+template <class T>
+struct Arr3 {
+  vec<vec<vec<T>>> v;
+  vec<vec<T*>> rows;
+  vec<T**> planes;
+  vec<T> flat;
+  size_t flatN = 0, flatM = 0;
+
+  Arr3() = default;
+  Arr3(std::initializer_list<vec<vec<T>>> l) : v(l) {}
+  // a test's static data: the elements of all rows one after another in data, row k
+  // of lens[k] elements, plane i of nrows[i] rows (one array rather than one per row:
+  // a TransCoder-test table has up to 45 x 45 rows)
+  Arr3(const T* data, const size_t* lens, const size_t* nrows, size_t n) {
+    v.resize(n);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+      v[i].reserve(nrows[i]);
+      for (size_t j = 0; j < nrows[i]; j++, k++) {
+        v[i].emplace_back(data, data + lens[k]);
+        data += lens[k];
+      }
+    }
+  }
+  Arr3(const Arr3& a) : v(a.v) {}
+  Arr3(Arr3&&) = default;
+
+  operator vec<vec<vec<T>>>&() { return v; }
+  template <class U, std::enable_if_t<!std::is_same_v<U, T> && std::is_convertible_v<T, U>, int> = 0>
+  operator vec<vec<vec<U>>>() const {
+    vec<vec<vec<U>>> r(v.size());
+    for (size_t i = 0; i < v.size(); i++)
+      for (auto& x : v[i]) r[i].emplace_back(x.begin(), x.end());
+    return r;
+  }
+  template <class S = T, std::enable_if_t<!std::is_same_v<S, bool>, int> = 0>
+  operator T***() {
+    rows.assign(v.size(), {});
+    planes.clear();
+    for (size_t i = 0; i < v.size(); i++) {
+      for (auto& r : v[i]) rows[i].push_back(r.data());
+      planes.push_back(rows[i].data());
+    }
+    return planes.data();
+  }
+  template <size_t N, size_t M>
+  using plane = T[N][M];
+  template <size_t N, size_t M>
+  operator plane<N, M>*() {
+    flatN = N;
+    flatM = M;
+    flat.assign(v.size() * N * M, T());
+    for (size_t i = 0; i < v.size(); i++)
+      for (size_t j = 0; j < v[i].size() && j < N; j++)
+        for (size_t k = 0; k < v[i][j].size() && k < M; k++) flat[(i * N + j) * M + k] = v[i][j][k];
+    return reinterpret_cast<plane<N, M>*>(flat.data());
+  }
+  template <class S = T, std::enable_if_t<std::is_same_v<S, char>, int> = 0>
+  operator vec<vec<std::string>>() const {
+    vec<vec<std::string>> r(v.size());
+    for (size_t i = 0; i < v.size(); i++)
+      for (auto& x : v[i]) r[i].emplace_back(x.begin(), x.end());
+    return r;
+  }
+  const vec<vec<vec<T>>>& cur() {
+    if (flatN)
+      for (size_t i = 0; i < v.size(); i++)
+        for (size_t j = 0; j < v[i].size() && j < flatN; j++)
+          for (size_t k = 0; k < v[i][j].size() && k < flatM; k++) v[i][j][k] = flat[(i * flatN + j) * flatM + k];
+    return v;
+  }
+};
+
 // Str holds a string argument: std::string (by reference or value), char*, const char*.
 struct Str {
   std::string s;

@@ -37,8 +37,8 @@ func TestRunAllMatchesAlone(t *testing.T) {
 				{ID: "gold", Code: "#define TIMES 2\nstring f(string s, double d) { string r; for (int i = 0; i < TIMES; i++) r += s; return r + to_string((int)d); }"},
 				{ID: "nofn", Code: "// nothing here"},
 			}},
-		{ProblemID: "badtype", Lang: "cpp", Params: params("int[][][]"), Returns: "int", Tests: tests("[[[[1]]]]"),
-			Candidates: []execute.Candidate{{ID: "gold", Code: "int f(int*** a) { return 1; }"}}},
+		{ProblemID: "badtype", Lang: "cpp", Params: params("int[][][][]"), Returns: "int", Tests: tests("[[[[[1]]]]]"),
+			Candidates: []execute.Candidate{{ID: "gold", Code: "int f(int**** a) { return 1; }"}}},
 	}
 	for i := range batches {
 		batches[i].Limits = lim

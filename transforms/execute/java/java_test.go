@@ -132,6 +132,15 @@ func TestRoundTrip(t *testing.T) {
 			args: []string{"[1,2,3]", "[]"}, want: []string{"[[2,4,6]]", "[[]]"}},
 		{typ: "char[]", jtype: "char[]", ret: "void", body: "java.util.Arrays.sort(x);",
 			args: []string{`"dcba"`}, want: []string{`[["a","b","c","d"]]`}},
+		// 3-D arrays (TransCoder-test's int dp[][][])
+		{typ: "int[][][]", jtype: "int[][][]", args: []string{"[[[1,2],[3]],[],[[-4]]]", "[]", "[[[]]]"}},
+		{typ: "long[][][]", jtype: "List<List<List<Long>>>", args: []string{"[[[9223372036854775807],[]],[[1,2]]]"}},
+		{typ: "int[][][]", jtype: "int[][][]", ret: "int",
+			body: "int s = x.length; for (int[][] p : x) for (int[] r : p) for (int v : r) s += v; return s;",
+			args: []string{"[[[1,2],[3]],[],[[-4]]]", "[]"}, want: []string{"5", "0"}},
+		{typ: "int[][][]", jtype: "int[][][]", ret: "void",
+			body: "for (int[][] p : x) for (int[] r : p) for (int i = 0; i < r.length; i++) r[i] = r[i] * 2 + 1;",
+			args: []string{"[[[1,2]],[[3],[]]]"}, want: []string{"[[[[3,5]],[[7],[]]]]"}},
 	}
 	for _, tc := range cases {
 		name := tc.typ

@@ -97,6 +97,11 @@ func TestRoundTrip(t *testing.T) {
 		{"char[]", "char[]", "def f(a):\n    return a[::-1]", `["x","y"]`, `["y","x"]`},
 		{"int", "int[]", "def f(n):\n    return tuple(range(n))", "3", "[0,1,2]"},
 		{"int[]", "void", "def f(a):\n    a.sort()", "[3,1,2]", "[[1,2,3]]"},
+		// 3-D arrays (TransCoder-test's int dp[][][]): nested lists
+		{"int[][][]", "int", "def f(d):\n    return len(d) + sum(x for p in d for r in p for x in r)", "[[[1,2],[3]],[],[[-4]]]", "5"},
+		{"int[][][]", "int[][][]", "def f(d):\n    return [p[::-1] for p in d] + [[[9]]]", "[[[1,2],[3]],[]]", "[[[3],[1,2]],[],[[9]]]"},
+		{"int[][][]", "void", "def f(d):\n    d[0][1][0] = 7\n    d[1].append([9])", "[[[1],[2]],[]]", "[[[[1],[7]],[[9]]]]"},
+		{"char[][][]", "string", "def f(c):\n    return '|'.join(''.join(r) for p in c for r in p)", `[["ab",[]],[["c"]]]`, `"ab||c"`},
 		{"int", "long", "def f(n):\n    return pow(3, n, 1000000007)", "100", "886041711"},
 		{"int", "double", "def f(n):\n    return sqrt(n) + gcd(4, 6)", "16", "6.0"},
 	}
