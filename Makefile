@@ -4,6 +4,10 @@ GO      ?= go
 BIN     := bin/launch
 SHARED  ?= ../shared/corpora
 TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
+# How the shared-corpus targets pass arguments to C++ programs: gold (the types the C++
+# gold declares, as TransCoder-test's and TRACE's own scripts do, so pass rates into
+# C++ compare with published ones) or adapt (whatever the translation takes).
+CPP_ARGS ?= gold
 
 .PHONY: all deps build run test test-short bench eval-shared clean vet mbta mbta-shared mbta-identity-shared efficiency-shared
 
@@ -33,7 +37,7 @@ test-short: deps
 eval-shared: build
 	@test -d $(SHARED) || { echo "eval-shared needs $(SHARED)"; exit 1; }
 	$(BIN) --corpus transcoder:$(SHARED)/transcoder-test --corpus trace:$(SHARED)/trace \
-	  $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) --out out/shared --run shared
+	  $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) --cpp-args $(CPP_ARGS) --out out/shared --run shared
 	$(GO) run ./cmd/report fidelity out/shared | tee out/shared/fidelity-report.txt
 
 # Benchmarks print BENCH lines comparing against the naive way in the same run.
@@ -87,4 +91,4 @@ efficiency-shared: build
 	@test -d $(SHARED) || { echo "efficiency-shared needs $(SHARED)"; exit 1; }
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
-	  --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
+	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt

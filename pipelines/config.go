@@ -39,6 +39,10 @@ type Config struct {
 	CPUTime     time.Duration `json:"cpu_time"`
 	WallTime    time.Duration `json:"wall_time"`
 	MemoryBytes int64         `json:"memory_bytes"`
+	// CppArgs is how C++ programs get their arguments (evaluate and efficiency jobs):
+	// "adapt" (default) or "gold", the types of the problem's C++ gold, as the
+	// benchmarks' own C++ scripts pass them (evaluate.Evaluator.CppArgs).
+	CppArgs string `json:"cpp_args"`
 	// Limit caps the number of problems per corpus (0 = all), for quick runs.
 	Limit int `json:"limit"`
 	// WorkDir caches compiled runners and headers.

@@ -150,7 +150,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 		PerDirection: o.PerDirection, Shards: c.ComputeShards}, specs)
 	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
+		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
 	outs := beam.ParDo(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
 		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
 	profiles := beam.ParDo(s, splitEffProfiles, outs)
@@ -261,6 +261,7 @@ type effCheckFn struct {
 	CPUTime     time.Duration
 	WallTime    time.Duration
 	MemoryBytes int64
+	CppArgs     string
 	WorkDir     string
 	Progress    bool
 
@@ -275,7 +276,7 @@ func (f *effCheckFn) Setup(ctx context.Context) error {
 	}
 	f.tools = t
 	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}}
+		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
 	return nil
 }
 

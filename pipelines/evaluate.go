@@ -165,6 +165,7 @@ type evaluateFn struct {
 	CPUTime     time.Duration
 	WallTime    time.Duration
 	MemoryBytes int64
+	CppArgs     string
 	WorkDir     string
 	Progress    bool
 
@@ -179,7 +180,7 @@ func (f *evaluateFn) Setup(ctx context.Context) error {
 	}
 	f.tools = t
 	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}}
+		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
 	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }

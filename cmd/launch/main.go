@@ -26,6 +26,7 @@ import (
 	"transmute/io/blobs"
 	"transmute/io/sink"
 	"transmute/pipelines"
+	"transmute/transforms/evaluate"
 	"transmute/transforms/sandbox"
 
 	// Engines and translators register themselves.
@@ -86,6 +87,7 @@ func main() {
 		shards               = flag.Int("shards", 0, "Parquet files per table (default 4)")
 		computeShards        = flag.Int("compute-shards", 0, "groups the problems are evaluated in, each with its own worker pool (default 1 in process, where Prism runs them one after another; else --shards)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
+		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: to whatever the function takes) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts; a translation that cannot take them is a compile error)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
 		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 2s for --job mbta)")
 		mem                  = flag.Int64("memory-limit-mb", 0, "memory limit per program in MiB (default 1024)")
@@ -144,6 +146,12 @@ func main() {
 	}
 	if *limit > 0 {
 		c.Limit = *limit
+	}
+	if *cppArgs != "" {
+		c.CppArgs = *cppArgs
+	}
+	if c.CppArgs != "" && c.CppArgs != evaluate.CppArgsAdapt && c.CppArgs != evaluate.CppArgsGold {
+		fatal(fmt.Errorf("--cpp-args %q: want %s or %s", c.CppArgs, evaluate.CppArgsAdapt, evaluate.CppArgsGold))
 	}
 	if *cpu > 0 {
 		c.CPUTime = *cpu

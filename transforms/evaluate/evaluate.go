@@ -15,6 +15,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/cpp"
 	"transmute/transforms/fidelity"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
@@ -46,7 +47,18 @@ type Evaluator struct {
 	Engines     map[string]execute.Engine
 	Limits      sandbox.Limits
 	Tolerance   values.Tolerance
+	// CppArgs is how C++ candidates get their arguments: CppArgsAdapt (""), the
+	// harness adapts to what each candidate takes; CppArgsGold, as the benchmark's
+	// own C++ scripts pass them, the types of the problem's C++ gold (a translation
+	// that cannot take them is a compile error, as it is in TransCoder-test and TRACE).
+	CppArgs string
 }
+
+// The values of Evaluator.CppArgs.
+const (
+	CppArgsAdapt = "adapt"
+	CppArgsGold  = "gold"
+)
 
 // GoldID and TranslationID name programs in the executions table.
 func GoldID(lang string) string { return "gold/" + lang }
@@ -146,6 +158,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 	sort.Strings(langList)
 	for _, lang := range langList {
 		b := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: e.Limits}
+		if f, ok := p.Function(lang); ok && lang == schemas.Cpp && e.CppArgs == CppArgsGold {
+			b.CallTypes = cpp.GoldCallTypes(f.Signature)
+		}
 		type meta struct{ role, translator, id string }
 		var metas []meta
 		if f, ok := p.Function(lang); ok {

@@ -48,6 +48,15 @@ type Batch struct {
 	// its first timeout (its worker or its forked child is gone); the C++ engine goes
 	// on after a timeout unless this is set (default cpp.MaxConsecutiveTimeouts).
 	StopAfterTimeouts int
+	// CallTypes, for C++, are the parameter types that the benchmark's own C++ test
+	// scripts pass the arguments as: those of the corpus's C++ gold function (see
+	// cpp.GoldCallTypes). TransCoder-test's scripts pass a 1-D array as a pointer to
+	// its first element and a string as a std::string, so a translation taking
+	// vector<int>& fails to compile there. With CallTypes set, the C++ engine passes
+	// each argument as that type, and a candidate that cannot take it is a compile
+	// error, as in the benchmark. Nil, or an empty entry, lets the harness adapt the
+	// argument to whatever the candidate takes (the default). Other engines ignore it.
+	CallTypes []string
 }
 
 // TestResult is the outcome of one test of one candidate.

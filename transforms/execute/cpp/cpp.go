@@ -268,7 +268,7 @@ func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execu
 		st := &batchState{b: b, col: execute.NewCollector(b), lim: b.Limits.WithDefaults(), first: len(gr.members),
 			noStart: map[int]string{}}
 		r.batches = append(r.batches, st)
-		bi, err := newBatchInfo(b.Params, b.Returns, b.Tests)
+		bi, err := newBatchInfo(b.Params, b.Returns, b.Tests, b.CallTypes)
 		if err != nil {
 			// the problem itself cannot be run in C++: every candidate is an infra error
 			for i := range b.Candidates {

@@ -530,7 +530,7 @@ func generate(gr *group, idx []int) unit {
 		call := fmt.Sprintf("c%d::%s(%s)", g, p.entry, b.callArgs)
 		// The glue is built at -O1 (glueOpt): at -O2 the printing templates inlined
 		// into every call_N made optimization most of a unit's cost.
-		w.printf(glueOpt+"static void call_%d(th::p%d::Args& a, std::string& o) {\n  th::begin();\n", g, m.j)
+		w.printf(glueOpt+"static void call_%d(th::p%d::Args& a, std::string& o) {\n%s  th::begin();\n", g, m.j, b.callPrep)
 		if b.void {
 			w.printf("  %s;\n  th::end();\n  th::p%d::put_void(o, a);\n}\n", call, m.j)
 		} else {
@@ -573,12 +573,14 @@ type batchInfo struct {
 	ret         values.Type
 	void        bool
 	arrayParams []int
-	callArgs    string // "a.p0, a.p1"
-	testsCode   []byte // Args, mk, NT, put_void, run: the body of namespace th::p<j>
-	ntests      int
+	callArgs    string // "a.p0, a.p1", or "x0, x1" with callPrep
+	// callPrep declares x0, x1... as the types of Batch.CallTypes (th::as), when set.
+	callPrep  string
+	testsCode []byte // Args, mk, NT, put_void, run: the body of namespace th::p<j>
+	ntests    int
 }
 
-func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test) (*batchInfo, error) {
+func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test, callTypes []string) (*batchInfo, error) {
 	bi := &batchInfo{ntests: len(tests)}
 	var err error
 	if bi.ret, err = values.ParseType(returns); err != nil {
@@ -600,6 +602,20 @@ func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test) 
 		}
 		fields = append(fields, fmt.Sprintf("  %s p%d;\n", holderType(t), i))
 		call = append(call, fmt.Sprintf("a.p%d", i))
+	}
+	if len(callTypes) == len(params) {
+		// as the benchmark's scripts pass them; the types are written as in the gold,
+		// under its "using namespace std"
+		var prep strings.Builder
+		for i, ct := range callTypes {
+			if ct != "" {
+				fmt.Fprintf(&prep, "  auto&& x%d = th::as<%s>(a.p%d);\n", i, ct, i)
+				call[i] = fmt.Sprintf("x%d", i)
+			}
+		}
+		if prep.Len() > 0 {
+			bi.callPrep = "  using namespace std;\n" + prep.String()
+		}
 	}
 	bi.callArgs = strings.Join(call, ", ")
 	var b strings.Builder

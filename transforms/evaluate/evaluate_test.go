@@ -1,0 +1,68 @@
+package evaluate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/execute/cpp"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+// fixed translates every request into the same code.
+type fixed struct{ code string }
+
+func (f fixed) Name() string { return "fixed" }
+func (f fixed) Translate(context.Context, translate.Request) ([]translate.Translation, error) {
+	return []translate.Translation{{Status: schemas.TranslationOK, Code: f.code}}, nil
+}
+func (fixed) TranslatesVariants() bool { return true }
+func (fixed) Directions() [][2]string  { return nil }
+func (fixed) Close() error             { return nil }
+
+// TestCppArgsGold evaluates a C++ translation that takes vector<int>& where the
+// C++ gold takes int arr[]: it passes when the harness adapts, and is a compile
+// error with CppArgs gold, as in TransCoder-test's own script.
+func TestCppArgsGold(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++")
+	}
+	eng, err := cpp.New(execute.Options{WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	gold := "int sum ( int arr [ ], int n ) {\n  int s = 0;\n  for ( int i = 0; i < n; i ++ ) s += arr [ i ];\n  return s;\n}\n"
+	p := schemas.Problem{ID: "SUM", Corpus: "test", Returns: "int",
+		Params:    []schemas.Param{{Name: "arr", Type: "int[]"}, {Name: "n", Type: "int"}},
+		Functions: []schemas.Function{{Lang: schemas.Cpp, Name: "sum", Code: gold, Signature: "int sum ( int arr [ ], int n )"}},
+		Tests:     []schemas.Test{{Index: 0, Args: "[[1,2,3],3]"}, {Index: 1, Args: "[[5,-5],1]"}}}
+	tr := fixed{"int sum(vector<int>& a, int n) { return accumulate(a.begin(), a.begin() + n, 0); }"}
+	for _, c := range []struct {
+		mode, want string
+	}{{CppArgsAdapt, schemas.StatusOK}, {CppArgsGold, schemas.StatusCompileError}} {
+		ev := &Evaluator{Run: "t", Translators: []translate.Translator{tr}, Engines: map[string]execute.Engine{schemas.Cpp: eng},
+			Tolerance: values.DefaultTolerance, CppArgs: c.mode}
+		out := ev.Evaluate(context.Background(), Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, SrcLang: schemas.Cpp, TgtLang: schemas.Cpp}}})
+		status := map[string]string{}
+		for _, x := range out.Executions {
+			status[x.ProgramID] = x.Status
+		}
+		if status[GoldID(schemas.Cpp)] != schemas.StatusOK {
+			t.Errorf("%s: gold %q, want ok (%+v)", c.mode, status[GoldID(schemas.Cpp)], out.Errors)
+		}
+		if got := status[TranslationID("fixed", schemas.Cpp, schemas.Cpp, 0)]; got != c.want {
+			t.Errorf("%s: translation %q, want %q", c.mode, got, c.want)
+		}
+	}
+}
