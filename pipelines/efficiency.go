@@ -99,7 +99,10 @@ type EfficiencyTask struct {
 	Task         schemas.Task
 	Translators  []string
 	PassDefault  []bool
-	Translations []EfficiencyTranslation
+	Translations []EfficiencyTranslation // to profile; none when NoSuite
+	// NoSuite: no stress suite in the target language; the task counts for Pass
+	// over every task (SubsetEveryTask) only.
+	NoSuite bool
 }
 
 // EfficiencyProblem is what the profiling stage needs of one problem.
@@ -169,8 +172,9 @@ func effShard(id string, shards int) int {
 }
 
 // effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests),
-// keeps the tasks whose target language has an ingested suite, samples them per
-// direction, and emits one item per problem keyed by shard.
+// samples per direction the tasks whose target language has an ingested suite, and
+// apart from them the tasks without one (checked on their default tests for Pass
+// over every task, not profiled), and emits one item per problem keyed by shard.
 type effLoadFn struct {
 	Run          string
 	Directions   string
@@ -214,19 +218,23 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(i
 	for _, d := range dirs {
 		want[d] = true
 	}
-	var tasks []schemas.Task
+	var tasks, noSuite []schemas.Task
 	for _, t := range c.Tasks {
 		if dirs != nil && !want[[2]string{t.SrcLang, t.TgtLang}] {
 			continue
 		}
 		if len(suites[t.ProblemID][t.TgtLang]) == 0 {
 			fail(schemas.ErrorRow{Stage: "efficiency", Corpus: t.Corpus, ProblemID: t.ProblemID, Lang: t.TgtLang,
-				Reason: "no stress suite for the target language", Detail: t.SrcLang + "->" + t.TgtLang})
+				Reason: "no stress suite for the target language (the task counts for Pass over every task only)",
+				Detail: t.SrcLang + "->" + t.TgtLang})
+			noSuite = append(noSuite, t)
 			continue
 		}
 		tasks = append(tasks, t)
 	}
 	sampled := SampleTasks(tasks, f.PerDirection)
+	sampledNoSuite := SampleTasks(noSuite, f.PerDirection)
+	sampled = append(sampled, sampledNoSuite...)
 	byProblem := map[string][]schemas.Task{}
 	var order []string
 	for _, t := range sampled {
@@ -240,7 +248,7 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(i
 		it := EfficiencyItem{Item: evaluate.Item{Problem: problems[id], Tasks: byProblem[id]}}
 		langs := map[string]bool{}
 		for _, t := range byProblem[id] {
-			if !langs[t.TgtLang] {
+			if !langs[t.TgtLang] && len(suites[id][t.TgtLang]) > 0 {
 				langs[t.TgtLang] = true
 				it.Suites = append(it.Suites, StressSuite{Lang: t.TgtLang, Tests: suites[id][t.TgtLang]})
 			}
@@ -248,7 +256,8 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(i
 		sort.Slice(it.Suites, func(i, j int) bool { return it.Suites[i].Lang < it.Suites[j].Lang })
 		emit(effShard(id, f.Shards), it)
 	}
-	log.Infof(ctx, "efficiency: corpus %s: %d tasks with a stress suite, %d sampled over %d problems", spec, len(tasks), len(sampled), len(order))
+	log.Infof(ctx, "efficiency: corpus %s: %d tasks with a stress suite, %d without (default tests only), %d sampled over %d problems",
+		spec, len(tasks), len(noSuite), len(sampled), len(order))
 	return nil
 }
 
@@ -327,8 +336,12 @@ func checkedProblem(item EfficiencyItem, out evaluate.Output) EfficiencyProblem 
 		}
 	}
 	pass := DefaultPass(out.Results)
+	hasSuite := map[string]bool{}
+	for _, s := range item.Suites {
+		hasSuite[s.Lang] = true
+	}
 	for _, t := range item.Item.Tasks {
-		et := EfficiencyTask{Task: t}
+		et := EfficiencyTask{Task: t, NoSuite: !hasSuite[t.TgtLang]}
 		seen := map[string]bool{}
 		for _, tr := range out.Translations {
 			if tr.Sample != 0 || tr.VariantID != "orig" || tr.SrcLang != t.SrcLang || tr.TgtLang != t.TgtLang || seen[tr.Translator] {
@@ -338,7 +351,7 @@ func checkedProblem(item EfficiencyItem, out evaluate.Output) EfficiencyProblem 
 			ok := tr.Status == schemas.TranslationOK && pass[tr.Translator+"|"+t.SrcLang+"|"+t.TgtLang]
 			et.Translators = append(et.Translators, tr.Translator)
 			et.PassDefault = append(et.PassDefault, ok)
-			if ok {
+			if ok && !et.NoSuite {
 				et.Translations = append(et.Translations, EfficiencyTranslation{Translator: tr.Translator,
 					Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
 			}
@@ -492,6 +505,11 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 		ret, _ := values.ParseType(pr.Returns)
 		for _, t := range pr.Tasks {
 			out := EfficiencyOutput{Outcome: TaskOutcome{Task: t.Task, Translators: t.Translators, PassDefault: t.PassDefault}}
+			if t.NoSuite {
+				out.Outcome.NoSuite = true
+				emit(out)
+				continue
+			}
 			errRow := func(lang, reason, detail string) {
 				out.Errors = append(out.Errors, schemas.ErrorRow{Run: f.Run, Stage: "profile", Corpus: t.Task.Corpus,
 					ProblemID: t.Task.ProblemID, Lang: lang, Reason: reason, Detail: effClip(detail, 2000)})
@@ -751,6 +769,20 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 				val(cm, "corr_spearman_pass_beyond_mem_pass", 1), val(cm, "corr_spearman_pass_beyond_mem_pass_p", 1),
 				val(cm, "ols_r2_pass_beyond_mem_pass", 1), cm["corr_pearson_pass_beyond_time_pass"].N)
 		}
+	}
+	fmt.Fprintln(w, "\nPass over every task, with or without a stress suite (default tests; Table 15's Pass covers every task; % (n))")
+	fmt.Fprintf(w, "%-28s", "model")
+	for _, d := range dirs {
+		fmt.Fprintf(w, " | %-14s", effDirName(d[0], d[1]))
+	}
+	fmt.Fprintln(w)
+	for _, tr := range models {
+		fmt.Fprintf(w, "%-28s", effClip(tr, 28))
+		for _, d := range dirs {
+			ms := m[key{tr, d[0], d[1], SubsetEveryTask}]
+			fmt.Fprintf(w, " | %-14s", val(ms, "pass_rate", 100)+" ("+count(ms, "tasks")+")")
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\nTasks and reference sets:")
 	for _, d := range dirs {

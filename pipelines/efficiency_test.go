@@ -168,19 +168,38 @@ func TestEfficiencyAggregate(t *testing.T) {
 	t2 := TaskOutcome{Task: task("T2"), Translators: []string{"X", "Y", "Z"}, PassDefault: []bool{true, false, true},
 		Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
 			effProf(schemas.RoleTranslation, "X", 300, 2000, true), effProf(schemas.RoleTranslation, "Z", 200, 1000, true)}}
+	// T3 has no stress suite: it counts in the Pass over every task only.
+	t3 := TaskOutcome{Task: task("T3"), Translators: []string{"X", "Y"}, PassDefault: []bool{true, false}, NoSuite: true}
 	outs := []TaskOutcome{t1, t2}
 	for i := range outs {
 		ScoreTask(&outs[i], nil, DefaultTaskSelection)
 	}
-	rows := AggregateEfficiency("r", outs)
-	get := func(tr, src, metric string) schemas.ScoreRow {
+	rows := AggregateEfficiency("r", append(outs, t3))
+	getIn := func(subset, tr, src, metric string) schemas.ScoreRow {
 		for _, r := range rows {
-			if r.Translator == tr && r.SrcLang == src && r.Subset == SubsetAllTasks && r.Metric == metric {
+			if r.Translator == tr && r.SrcLang == src && r.Subset == subset && r.Metric == metric {
 				return r
 			}
 		}
-		t.Fatalf("no %s %s %s", tr, src, metric)
+		t.Fatalf("no %s %s %s %s", subset, tr, src, metric)
 		return schemas.ScoreRow{}
+	}
+	get := func(tr, src, metric string) schemas.ScoreRow { return getIn(SubsetAllTasks, tr, src, metric) }
+	for _, c := range []struct {
+		tr   string
+		pass float64
+		n    int64
+	}{{"X", 1, 3}, {"Y", 1.0 / 3, 3}, {"Z", 0.5, 2}} {
+		for _, src := range []string{"cpp", AllLangs} {
+			r := getIn(SubsetEveryTask, c.tr, src, "pass_rate")
+			effNear(t, c.tr+" pass over every task", r.Value, c.pass)
+			if r.N != c.n {
+				t.Errorf("%s %s: pass over every task of %d tasks, want %d", c.tr, src, r.N, c.n)
+			}
+		}
+	}
+	if n := get(AllLangs, "cpp", "tasks").Value; n != 2 {
+		t.Errorf("%v tasks with a suite, want 2", n)
 	}
 	// T1: R_T {100,100,200}: X 100, Y 0; R_M {1000,1000,3000}: X 100, Y 0.
 	// T2: R_T {100,300,200}: X 0, Z 50;  R_M {1000,2000,1000}: X 0, Z 100.

@@ -83,7 +83,8 @@ type ScoreRow struct {
 	SrcLang    string `parquet:"src_lang"`
 	TgtLang    string `parquet:"tgt_lang"`
 	Oracle     string `parquet:"oracle"`
-	// Subset is "all" or "lang_independent" (language-dependent tests removed).
+	// Subset is "all" or "lang_independent" (language-dependent tests removed); in the
+	// efficiency job "all", "selected" or "every_task" (docs/SCHEMAS.md).
 	Subset string  `parquet:"subset"`
 	Metric string  `parquet:"metric"`
 	Value  float64 `parquet:"value"`
