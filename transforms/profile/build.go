@@ -32,8 +32,24 @@ var (
 	//go:embed ProfHarness.java
 	javaHarness []byte
 	//go:embed prof.h
-	cppHeader []byte
+	cppHeaderTemplate string
+	// cppHeader is prof.h with the C++ engine's value printer and argument adapters
+	// in place of its TH_VALUE_PRINTER_AND_ADAPTERS line.
+	cppHeader = []byte(spliceLine(cppHeaderTemplate, "// TH_VALUE_PRINTER_AND_ADAPTERS", cpp.ValuePrinterAndAdapters()))
 )
+
+// spliceLine replaces the line of tmpl that starts with marker by text.
+func spliceLine(tmpl, marker, text string) string {
+	i := strings.Index(tmpl, "\n"+marker)
+	if i < 0 {
+		panic("profile: prof.h has no line " + marker)
+	}
+	end := strings.IndexByte(tmpl[i+1:], '\n')
+	if end < 0 {
+		end = len(tmpl) - i - 1
+	}
+	return tmpl[:i+1] + text + tmpl[i+1+end:]
+}
 
 // compileTimeout bounds a compiler run.
 const compileTimeout = 120 * time.Second

@@ -11,6 +11,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/cpp"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -423,5 +424,23 @@ func TestProfileSuite(t *testing.T) {
 	}
 	if r := reps[3]; r.Status != schemas.StatusTimeout || len(r.CPUTime) != 1 {
 		t.Errorf("loop: status %s, %d runs", r.Status, len(r.CPUTime))
+	}
+}
+
+// The profiling harness takes its value printer and argument adapters from the C++
+// engine's harness, once, in place of its marker line.
+func TestProfHeaderSharesEngineAdapters(t *testing.T) {
+	h := string(cppHeader)
+	section := cpp.ValuePrinterAndAdapters()
+	if !strings.Contains(h, section) {
+		t.Fatal("prof.h does not hold the C++ engine's value printer and adapters")
+	}
+	for _, s := range []string{"struct Arr {", "struct Arr2 {", "struct Arr3 {", "struct Str {", "void pv(std::string& o"} {
+		if n := strings.Count(h, s); n != 1 {
+			t.Errorf("%q %d times in prof.h, want once", s, n)
+		}
+	}
+	if strings.Contains(h, "TH_VALUE_PRINTER_AND_ADAPTERS") || !strings.Contains(h, "struct Reader {") {
+		t.Error("the marker line is left, or the rest of prof.h is lost")
 	}
 }

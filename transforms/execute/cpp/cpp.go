@@ -56,6 +56,21 @@ import (
 //go:embed harness.h
 var harnessSource []byte
 
+// ValuePrinterAndAdapters returns the section of harness.h that prints values
+// (th::pv) and converts arguments (th::Arr, Arr2, Arr3, Str, th::as): the profiling
+// harness (transforms/profile) includes the same code, so that a program measured
+// there takes and prints its values as it does here. It panics if harness.h lost
+// its section markers.
+func ValuePrinterAndAdapters() string {
+	s := string(harnessSource)
+	i := strings.Index(s, "// ---- value printer")
+	j := strings.Index(s, "// ---- per-test measurement")
+	if i < 0 || j < i {
+		panic("cpp: harness.h has no value printer and adapters section")
+	}
+	return s[i:j]
+}
+
 func init() {
 	execute.Register(schemas.Cpp, func(opts execute.Options) (execute.Engine, error) {
 		return New(opts)
