@@ -627,25 +627,27 @@ func TestProgramInCgroupsInitNot(t *testing.T) {
 
 func TestTreeCPUTimeSummed(t *testing.T) {
 	loop := "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done"
-	// Two busy children, one of them orphaned (killed when sh exits... after
-	// it has finished, since sh waits for the other and then for it).
-	// If only the shell's direct child were counted, two would be about one;
-	// summed, about twice. Each figure is the least of three runs, so a
-	// single run slowed by a busy CI machine does not decide.
-	least := func(script string) time.Duration {
-		var m time.Duration
-		for i := 0; i < 3; i++ {
-			if c := run(t, sh(script), "").CPUTime; i == 0 || c < m {
-				m = c
-			}
+	// Two busy children, one of them in the background. If only the shell's
+	// direct child were counted, two would be about one; summed, about
+	// twice. CPU time per instruction moves with the machine's load (a busy
+	// sibling hyperthread, shared caches), so one and two are measured in
+	// pairs, back to back, and the best pair's ratio decides: a least-of-3
+	// of each taken apart could pair a quiet "one" with a loaded "two"
+	// (a fresh clone's CI under load saw 240 ms against 306 ms that way).
+	best, bestOne, bestTwo := 0.0, time.Duration(0), time.Duration(0)
+	for i := 0; i < 4 && best < 1.7; i++ {
+		one := run(t, sh(loop), "").CPUTime
+		two := run(t, sh("("+loop+") & ("+loop+"); wait"), "").CPUTime
+		if one < 50*time.Millisecond {
+			t.Fatalf("one loop took %v of CPU; the loop is too short to measure", one)
 		}
-		return m
+		if r := float64(two) / float64(one); r > best {
+			best, bestOne, bestTwo = r, one, two
+		}
 	}
-	one := least(loop)
-	two := least("(" + loop + ") & (" + loop + "); wait")
-	t.Logf("one loop %v, two loops %v (least of 3 runs each)", one, two)
-	if one < 50*time.Millisecond || two < one*3/2 {
-		t.Errorf("tree CPU time not summed: one %v two %v", one, two)
+	t.Logf("best pair: one loop %v, two loops %v, ratio %.2f", bestOne, bestTwo, best)
+	if best < 1.5 {
+		t.Errorf("tree CPU time not summed: best pair one %v two %v (ratio %.2f, want about 2)", bestOne, bestTwo, best)
 	}
 }
 
