@@ -33,9 +33,12 @@ var (
 	javaHarness []byte
 	//go:embed prof.h
 	cppHeaderTemplate string
-	// cppHeader is prof.h with the C++ engine's value printer and argument adapters
-	// in place of its TH_VALUE_PRINTER_AND_ADAPTERS line.
-	cppHeader = []byte(spliceLine(cppHeaderTemplate, "// TH_VALUE_PRINTER_AND_ADAPTERS", cpp.ValuePrinterAndAdapters()))
+	// cppHeader is prof.h with the C++ engine's JSON primitives and its value printer
+	// and argument adapters in place of its TH_JSON_PRIMITIVES and
+	// TH_VALUE_PRINTER_AND_ADAPTERS lines.
+	cppHeader = []byte(spliceLine(spliceLine(cppHeaderTemplate,
+		"// TH_JSON_PRIMITIVES", cpp.JSONPrimitives()),
+		"// TH_VALUE_PRINTER_AND_ADAPTERS", cpp.ValuePrinterAndAdapters()))
 )
 
 // spliceLine replaces the line of tmpl that starts with marker by text.

@@ -39,66 +39,11 @@ struct Redirect {
 // is precompiled, and GCC drops an inline variable's prioritized initializer when
 // the variable comes from a precompiled header.
 
-inline void jstr(std::string& o, const std::string& s) {
-  o += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char b[8];
-          snprintf(b, sizeof b, "\\u%04x", c);
-          o += b;
-        } else {
-          o += char(c);
-        }
-    }
-  }
-  o += '"';
-}
-
-// A char is one byte; bytes above 127 are read as Latin-1 (as a Java char would be).
-inline void jchar(std::string& o, char c) {
-  unsigned char u = (unsigned char)c;
-  if (u >= 0x80) {
-    char b[8];
-    snprintf(b, sizeof b, "\"\\u%04x\"", u);
-    o += b;
-    return;
-  }
-  jstr(o, std::string(1, c));
-}
-
-inline bool special(std::string& o, double d) {
-  if (std::isnan(d)) { o += "\"NaN\""; return true; }
-  if (std::isinf(d)) { o += d > 0 ? "\"Infinity\"" : "\"-Infinity\""; return true; }
-  return false;
-}
-
-// Shortest of %.15g..%.17g that reads back exactly.
-inline void jdouble(std::string& o, double d) {
-  if (special(o, d)) return;
-  char b[40];
-  for (int p = 15; p <= 17; p++) {
-    snprintf(b, sizeof b, "%.*g", p, d);
-    if (strtod(b, nullptr) == d) break;
-  }
-  o += b;
-}
-
-inline void jfloat(std::string& o, float f) {
-  if (special(o, f)) return;
-  char b[40];
-  for (int p = 6; p <= 9; p++) {
-    snprintf(b, sizeof b, "%.*g", p, double(f));
-    if (strtof(b, nullptr) == f) break;
-  }
-  o += b;
-}
+// build.go puts the JSON string and number printers of the C++ engine's harness
+// (its "JSON primitives" section) in place of the next line, inline here.
+#define TH_RT inline
+// TH_JSON_PRIMITIVES
+#undef TH_RT
 
 // build.go puts the value printer and argument adapters of the C++ engine's harness
 // (transforms/execute/cpp/harness.h, from its "value printer" section to its

@@ -427,20 +427,24 @@ func TestProfileSuite(t *testing.T) {
 	}
 }
 
-// The profiling harness takes its value printer and argument adapters from the C++
-// engine's harness, once, in place of its marker line.
+// The profiling harness takes its JSON primitives, value printer and argument
+// adapters from the C++ engine's harness, once each, in place of its marker lines.
 func TestProfHeaderSharesEngineAdapters(t *testing.T) {
 	h := string(cppHeader)
 	section := cpp.ValuePrinterAndAdapters()
 	if !strings.Contains(h, section) {
 		t.Fatal("prof.h does not hold the C++ engine's value printer and adapters")
 	}
-	for _, s := range []string{"struct Arr {", "struct Arr2 {", "struct Arr3 {", "struct Str {", "void pv(std::string& o"} {
+	if !strings.Contains(h, cpp.JSONPrimitives()) {
+		t.Fatal("prof.h does not hold the C++ engine's JSON primitives")
+	}
+	for _, s := range []string{"struct Arr {", "struct Arr2 {", "struct Arr3 {", "struct Str {", "void pv(std::string& o",
+		"void jstr(std::string& o", "void jdouble(std::string& o", "void jfloat(std::string& o"} {
 		if n := strings.Count(h, s); n != 1 {
 			t.Errorf("%q %d times in prof.h, want once", s, n)
 		}
 	}
-	if strings.Contains(h, "TH_VALUE_PRINTER_AND_ADAPTERS") || !strings.Contains(h, "struct Reader {") {
+	if strings.Contains(h, "TH_VALUE_PRINTER_AND_ADAPTERS") || strings.Contains(h, "TH_JSON_PRIMITIVES") || !strings.Contains(h, "struct Reader {") {
 		t.Error("the marker line is left, or the rest of prof.h is lost")
 	}
 }

@@ -62,11 +62,26 @@ var harnessSource []byte
 // there takes and prints its values as it does here. It panics if harness.h lost
 // its section markers.
 func ValuePrinterAndAdapters() string {
+	return harnessSection("// ---- value printer", "// ---- per-test measurement")
+}
+
+// JSONPrimitives returns the section of harness.h that defines the JSON string and
+// number printers (th::jstr, jchar, special, jdouble, jfloat), each prefixed with
+// the macro TH_RT: empty in the engine's runtime object, inline in the profiling
+// harness, which includes the same section. It panics if harness.h lost its
+// section markers.
+func JSONPrimitives() string {
+	return harnessSection("// ---- JSON primitives", "// ---- end JSON primitives")
+}
+
+// harnessSection returns harness.h from the line starting with begin up to the
+// line starting with end (excluded).
+func harnessSection(begin, end string) string {
 	s := string(harnessSource)
-	i := strings.Index(s, "// ---- value printer")
-	j := strings.Index(s, "// ---- per-test measurement")
+	i := strings.Index(s, begin)
+	j := strings.Index(s, end)
 	if i < 0 || j < i {
-		panic("cpp: harness.h has no value printer and adapters section")
+		panic("cpp: harness.h has no section " + begin)
 	}
 	return s[i:j]
 }

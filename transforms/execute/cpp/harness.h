@@ -415,6 +415,7 @@ int serve(Entry (*lookup)(int), bool reap_ns);
 // optimized again in every translation unit: serve alone added 0.2 s of compiler CPU
 // to each unit at -O2.
 #ifdef TH_RUNTIME
+#define TH_RT
 void write_all(const std::string& s) {
   const char* p = s.data();
   size_t n = s.size();
@@ -427,7 +428,10 @@ void write_all(const std::string& s) {
   }
 }
 
-void jstr(std::string& o, const std::string& s) {
+// ---- JSON primitives ----------------------------------------------------------------
+// The profiling harness (transforms/profile/prof.h) includes this section too, with
+// TH_RT defined as inline; here the functions are defined once, in harness_rt.o.
+TH_RT void jstr(std::string& o, const std::string& s) {
   o += '"';
   for (unsigned char c : s) {
     switch (c) {
@@ -449,7 +453,7 @@ void jstr(std::string& o, const std::string& s) {
   o += '"';
 }
 
-void jchar(std::string& o, char c) {
+TH_RT void jchar(std::string& o, char c) {
   unsigned char u = (unsigned char)c;
   if (u >= 0x80) {
     char b[8];
@@ -460,13 +464,13 @@ void jchar(std::string& o, char c) {
   jstr(o, std::string(1, c));
 }
 
-bool special(std::string& o, double d) {
+TH_RT bool special(std::string& o, double d) {
   if (std::isnan(d)) { o += "\"NaN\""; return true; }
   if (std::isinf(d)) { o += d > 0 ? "\"Infinity\"" : "\"-Infinity\""; return true; }
   return false;
 }
 
-void jdouble(std::string& o, double d) {
+TH_RT void jdouble(std::string& o, double d) {
   if (special(o, d)) return;
   char b[40];
   for (int p = 15; p <= 17; p++) {
@@ -476,7 +480,7 @@ void jdouble(std::string& o, double d) {
   o += b;
 }
 
-void jfloat(std::string& o, float f) {
+TH_RT void jfloat(std::string& o, float f) {
   if (special(o, f)) return;
   char b[40];
   for (int p = 6; p <= 9; p++) {
@@ -485,6 +489,7 @@ void jfloat(std::string& o, float f) {
   }
   o += b;
 }
+// ---- end JSON primitives
 
 void arm(double secs, int which) {
   itimerval it{};
