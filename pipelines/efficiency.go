@@ -770,6 +770,25 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 				val(cm, "ols_r2_pass_beyond_mem_pass", 1), cm["corr_pearson_pass_beyond_time_pass"].N)
 		}
 	}
+	fmt.Fprintf(w, "\nB_T^P of all scored tasks with its 95%% bootstrap interval over tasks (%d resamples); order kept: the share of resamples that keep the models' order by B_T^P\n",
+		EffBootstrapResamples)
+	fmt.Fprintf(w, "%-16s", "direction")
+	for _, tr := range models {
+		fmt.Fprintf(w, " | %-22s", effClip(tr, 22))
+	}
+	fmt.Fprintf(w, " | %s\n", "order kept")
+	for _, d := range dirs {
+		fmt.Fprintf(w, "%-16s", effDirName(d[0], d[1]))
+		for _, tr := range models {
+			ms := m[key{tr, d[0], d[1], SubsetAllTasks}]
+			cell := "-"
+			if _, ok := ms["beyond_time_pass_ci_lo"]; ok {
+				cell = fmt.Sprintf("%s [%s, %s]", val(ms, "beyond_time_pass", 1), val(ms, "beyond_time_pass_ci_lo", 1), val(ms, "beyond_time_pass_ci_hi", 1))
+			}
+			fmt.Fprintf(w, " | %-22s", cell)
+		}
+		fmt.Fprintf(w, " | %s%%\n", val(m[key{AllLangs, d[0], d[1], SubsetAllTasks}], "beyond_time_pass_order_kept", 100))
+	}
 	fmt.Fprintln(w, "\nPass over every task, with or without a stress suite (default tests; Table 15's Pass covers every task; % (n))")
 	fmt.Fprintf(w, "%-28s", "model")
 	for _, d := range dirs {

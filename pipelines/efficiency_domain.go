@@ -438,6 +438,7 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 					pool[subset][tr] = pooled{float64(passed) / float64(n), bTP, bMP}
 				}
 			}
+			effBootstrapRows(outs, d, subset, translators, inScope, emit)
 		}
 		// Correlations across translators (seed 002, appendix B.3).
 		var pass, btp, bmp []float64
@@ -541,6 +542,65 @@ func effCorpusOf(outs []TaskOutcome) string {
 		}
 	}
 	return ""
+}
+
+// Bootstrap of B^P over tasks (EffBootstrapResamples resamples, 95% percentile
+// intervals): how far the sample of tasks decides the translators' Beyond figures
+// and their order.
+const (
+	EffBootstrapResamples = 2000
+	effBootstrapLevel     = 0.95
+)
+
+// effBootstrapRows emits, for direction d and subset, each translator's
+// beyond_time_pass_ci_lo/_hi and beyond_mem_pass_ci_lo/_hi, and (translator "*")
+// beyond_time_pass_order_kept and beyond_mem_pass_order_kept: the share of
+// resamples of the tasks that keep the translators' order by B^P.
+func effBootstrapRows(outs []TaskOutcome, d [2]string, subset string, translators []string,
+	inScope func(TaskOutcome, [2]string, string) bool, emit func(tr, src, tgt, subset, metric string, v float64, n int)) {
+	var timeTasks, memTasks [][]score.BeyondEntry
+	for _, o := range outs {
+		if !inScope(o, d, subset) {
+			continue
+		}
+		te := make([]score.BeyondEntry, len(translators))
+		me := make([]score.BeyondEntry, len(translators))
+		for j, tr := range translators {
+			for _, t := range o.Translators {
+				if t == tr {
+					te[j].Present, me[j].Present = true, true
+				}
+			}
+			if p, ok := o.translatorProfile(tr); ok && p.Correct {
+				te[j] = score.BeyondEntry{Present: true, Correct: true, Score: p.BeyondTime}
+				me[j] = score.BeyondEntry{Present: true, Correct: true, Score: p.BeyondMem}
+			}
+		}
+		timeTasks = append(timeTasks, te)
+		memTasks = append(memTasks, me)
+	}
+	if len(timeTasks) == 0 {
+		return
+	}
+	h := fnv.New64a()
+	h.Write([]byte(subset + "/" + d[0] + "/" + d[1]))
+	seed := h.Sum64()
+	for _, x := range []struct {
+		metric string
+		tasks  [][]score.BeyondEntry
+	}{{"beyond_time_pass", timeTasks}, {"beyond_mem_pass", memTasks}} {
+		b := score.BootstrapBeyondPass(x.tasks, EffBootstrapResamples, effBootstrapLevel, seed)
+		for j, tr := range translators {
+			if math.IsNaN(b.Estimate[j]) {
+				continue
+			}
+			emit(tr, d[0], d[1], subset, x.metric+"_ci_lo", b.Lo[j], len(x.tasks))
+			emit(tr, d[0], d[1], subset, x.metric+"_ci_hi", b.Hi[j], len(x.tasks))
+		}
+		if len(translators) >= 2 && !math.IsNaN(b.OrderKept) {
+			emit(AllLangs, d[0], d[1], subset, x.metric+"_order_kept", b.OrderKept, b.Resamples)
+		}
+	}
 }
 
 func effShareAbove(xs []float64, t float64) float64 {

@@ -224,6 +224,28 @@ func TestEfficiencyAggregate(t *testing.T) {
 	effNear(t, "spearman", get(AllLangs, AllLangs, "corr_spearman_pass_beyond_time_pass").Value, 0.5)
 	effNear(t, "r2", get(AllLangs, AllLangs, "ols_r2_pass_beyond_time_pass").Value, 0.25)
 	effNear(t, "reference set", get(AllLangs, "cpp", "reference_set_mean").Value, 3)
+
+	// Bootstrap over the two tasks. B_T^P: X scores 100 on T1 and 0 on T2, so a
+	// resample gives 100, 50 or 0 (1/4, 1/2, 1/4): its 95% interval is [0, 100];
+	// Y (T1 only, 0) and Z (T2 only, 50) have one value each.
+	for _, c := range []struct {
+		tr     string
+		lo, hi float64
+	}{{"X", 0, 100}, {"Y", 0, 0}, {"Z", 50, 50}} {
+		effNear(t, c.tr+" B_T^P ci lo", get(c.tr, "cpp", "beyond_time_pass_ci_lo").Value, c.lo)
+		effNear(t, c.tr+" B_T^P ci hi", get(c.tr, "cpp", "beyond_time_pass_ci_hi").Value, c.hi)
+	}
+	// X and Z tie on B_T^P (50): there is no order to keep, and no row.
+	for _, r := range rows {
+		if r.Metric == "beyond_time_pass_order_kept" && r.SrcLang == "cpp" && r.Subset == SubsetAllTasks {
+			t.Errorf("order kept %v with tied B_T^P", r.Value)
+		}
+	}
+	// B_M^P: X 50, Y 0, Z 100, an order Z > X > Y. A resample of T1 twice has no Z,
+	// of T2 twice no Y; only the mixed ones (half) keep the order.
+	if r := get(AllLangs, "cpp", "beyond_mem_pass_order_kept"); math.Abs(r.Value-0.5) > 0.05 || r.N != EffBootstrapResamples {
+		t.Errorf("B_M^P order kept %v of %d resamples, want about 0.5 of %d", r.Value, r.N, EffBootstrapResamples)
+	}
 }
 
 // TestEfficiencySharedTRACE runs the efficiency job on a few shared TRACE tasks (one

@@ -195,3 +195,28 @@ func betacf(a, b, x float64) float64 {
 	}
 	return h
 }
+
+// Quantile is the q-quantile (0 <= q <= 1) of xs with linear interpolation between
+// order statistics (numpy's default, Hyndman and Fan's type 7); NaN when xs is
+// empty. NaN values in xs are ignored.
+func Quantile(xs []float64, q float64) float64 {
+	c := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			c = append(c, x)
+		}
+	}
+	if len(c) == 0 || math.IsNaN(q) {
+		return math.NaN()
+	}
+	sort.Float64s(c)
+	h := q * float64(len(c)-1)
+	i := int(math.Floor(h))
+	if i >= len(c)-1 {
+		return c[len(c)-1]
+	}
+	if i < 0 {
+		return c[0]
+	}
+	return c[i] + (h-float64(i))*(c[i+1]-c[i])
+}

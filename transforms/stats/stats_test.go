@@ -69,3 +69,16 @@ func TestPearsonSpearman(t *testing.T) {
 		t.Error("constant variable should give NaN")
 	}
 }
+
+func TestQuantile(t *testing.T) {
+	xs := []float64{4, 1, math.NaN(), 3, 2}
+	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.25, 1.75}, {0.5, 2.5}, {0.975, 3.925}, {1, 4}} {
+		near(t, "quantile", Quantile(xs, c.q), c.want, 1e-12) // numpy.quantile([1,2,3,4], q)
+	}
+	if !math.IsNaN(Quantile(nil, 0.5)) || !math.IsNaN(Quantile([]float64{math.NaN()}, 0.5)) {
+		t.Error("quantile of nothing is not NaN")
+	}
+	if Quantile([]float64{7}, 0.3) != 7 {
+		t.Error("quantile of one value")
+	}
+}
