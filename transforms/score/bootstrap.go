@@ -32,8 +32,8 @@ type BeyondBootstrap struct {
 // returns, per translator, the percentile interval of B^P at the given level (0.95:
 // 2.5th to 97.5th percentile), and how often a resample keeps the translators'
 // order. A resample in which a translator has no correct translation has no B^P
-// for it and leaves its interval (and the order) out. tasks[i][j] is translator j's
-// entry on task i. seed makes the result
+// for it: it is left out of that translator's interval, and it does not keep the
+// order. tasks[i][j] is translator j's entry on task i. seed makes the result
 // reproducible. With seed 002's tasks this says how far a Beyond ranking of a few
 // hundred tasks can be trusted.
 func BootstrapBeyondPass(tasks [][]BeyondEntry, resamples int, level float64, seed uint64) BeyondBootstrap {
