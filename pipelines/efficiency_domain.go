@@ -566,14 +566,9 @@ func effBootstrapRows(outs []TaskOutcome, d [2]string, subset string, translator
 		te := make([]score.BeyondEntry, len(translators))
 		me := make([]score.BeyondEntry, len(translators))
 		for j, tr := range translators {
-			for _, t := range o.Translators {
-				if t == tr {
-					te[j].Present, me[j].Present = true, true
-				}
-			}
 			if p, ok := o.translatorProfile(tr); ok && p.Correct {
-				te[j] = score.BeyondEntry{Present: true, Correct: true, Score: p.BeyondTime}
-				me[j] = score.BeyondEntry{Present: true, Correct: true, Score: p.BeyondMem}
+				te[j] = score.BeyondEntry{Correct: true, Score: p.BeyondTime}
+				me[j] = score.BeyondEntry{Correct: true, Score: p.BeyondMem}
 			}
 		}
 		timeTasks = append(timeTasks, te)

@@ -10,8 +10,7 @@ import (
 
 // BeyondEntry is one translator's outcome on one task, for BootstrapBeyondPass.
 type BeyondEntry struct {
-	Present bool    // the translator has a translation of the task
-	Correct bool    // it counts for B^P
+	Correct bool    // the translator has a correct translation of the task: it counts for B^P
 	Score   float64 // its Beyond score (used when Correct)
 }
 
@@ -46,7 +45,7 @@ func BootstrapBeyondPass(tasks [][]BeyondEntry, resamples int, level float64, se
 		n := make([]int, nt)
 		for _, i := range idx {
 			for j, e := range tasks[i] {
-				if e.Present && e.Correct {
+				if e.Correct {
 					sum[j] += e.Score
 					n[j]++
 				}

@@ -8,7 +8,7 @@ import (
 func entries(scores ...float64) []BeyondEntry {
 	e := make([]BeyondEntry, len(scores))
 	for i, s := range scores {
-		e[i] = BeyondEntry{Present: true, Correct: !math.IsNaN(s), Score: s}
+		e[i] = BeyondEntry{Correct: !math.IsNaN(s), Score: s}
 	}
 	return e
 }
@@ -45,8 +45,8 @@ func TestBootstrapBeyondPass(t *testing.T) {
 	// Incorrect and absent translations do not count; constant scores give a
 	// point interval; a translator without a correct translation has no order.
 	tasks = [][]BeyondEntry{
-		{{Present: true, Correct: true, Score: 40}, {Present: true, Correct: false, Score: 99}},
-		{{Present: true, Correct: true, Score: 40}, {}},
+		{{Correct: true, Score: 40}, {Correct: false, Score: 99}},
+		{{Correct: true, Score: 40}, {}},
 	}
 	b = BootstrapBeyondPass(tasks, 500, 0.95, 7)
 	if b.Estimate[0] != 40 || b.Lo[0] != 40 || b.Hi[0] != 40 {
