@@ -32,7 +32,7 @@ import (
 )
 
 // EfficiencyTables are the tables written by the efficiency job.
-var EfficiencyTables = []string{"profiles", "scores", "errors"}
+var EfficiencyTables = []string{"profiles", "scores", "errors", "noise"}
 
 // EfficiencyOptions configure the efficiency job (seed 002, TRACE).
 type EfficiencyOptions struct {
@@ -54,6 +54,13 @@ type EfficiencyOptions struct {
 	Reference []string `json:"reference"`
 	// Selection thresholds for the "selected" subset (default TRACE's).
 	Selection TaskSelection `json:"selection"`
+	// NoiseEvery is how often each profiling core is probed for machine noise
+	// (profile.MeasureNoise, written to the noise table): before a suite, when the
+	// core's last probe is at least this old (default 20s; < 0: never).
+	NoiseEvery time.Duration `json:"noise_every"`
+	// NoiseChunks is the number of fixed-work chunks of a probe (default 5, as the
+	// repetitions of a profile).
+	NoiseChunks int `json:"noise_chunks"`
 }
 
 func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
@@ -73,6 +80,12 @@ func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
 	}
 	if o.Selection == (TaskSelection{}) {
 		o.Selection = DefaultTaskSelection
+	}
+	if o.NoiseEvery == 0 {
+		o.NoiseEvery = 20 * time.Second
+	}
+	if o.NoiseChunks <= 0 {
+		o.NoiseChunks = 5
 	}
 	return o
 }
@@ -132,6 +145,7 @@ func init() {
 		beam.RegisterType(rt)
 	}
 	registerTable[schemas.ProfileRow]()
+	registerTable[schemas.NoiseRow]()
 	beam.RegisterFunction(splitEffProfiles)
 	beam.RegisterFunction(splitEffErrors)
 	beam.RegisterFunction(keyEffOutcome)
@@ -154,7 +168,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
-	outs := beam.ParDo(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
+	outs, noise := beam.ParDo2(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
 		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
 	profiles := beam.ParDo(s, splitEffProfiles, outs)
 	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs))
@@ -163,6 +177,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+	writeTable[schemas.NoiseRow](s, c.Output, "noise", 1, noise)
 }
 
 func effShard(id string, shards int) int {
@@ -372,6 +387,42 @@ func lockCore(core int) func() {
 	return mu.Unlock
 }
 
+// lastNoise is when each core was last probed for machine noise, process-wide.
+var lastNoise struct {
+	sync.Mutex
+	at map[int]time.Time
+}
+
+// noiseDue reports whether core is due for a noise probe, and if so marks it
+// probed now (the caller then probes it, holding the core); first: the core's
+// first probe in this process.
+func noiseDue(core int, every time.Duration) (due, first bool) {
+	if every < 0 {
+		return false, false
+	}
+	lastNoise.Lock()
+	defer lastNoise.Unlock()
+	if lastNoise.at == nil {
+		lastNoise.at = map[int]time.Time{}
+	}
+	t, ok := lastNoise.at[core]
+	if ok && time.Since(t) < every {
+		return false, false
+	}
+	lastNoise.at[core] = time.Now()
+	return true, !ok
+}
+
+// NoiseRowOf is the noise table's row of a probe.
+func NoiseRowOf(run string, s profile.NoiseSample) schemas.NoiseRow {
+	r := schemas.NoiseRow{Run: run, Core: int32(s.CPU), At: s.Start.UTC().Format(time.RFC3339Nano),
+		Chunks: int32(len(s.Chunks)), ChunkMeanMs: effMs(s.Mean()), ChunkMinMs: effMs(s.Min()), CV: s.CV()}
+	for _, c := range s.Chunks {
+		r.ChunkMaxMs = math.Max(r.ChunkMaxMs, effMs(c))
+	}
+	return r
+}
+
 var effProfiled struct {
 	done, total atomic.Int64
 	start       time.Time
@@ -401,7 +452,7 @@ type effMeasured struct {
 	err  error
 }
 
-func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput)) {
+func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput), emitNoise func(schemas.NoiseRow)) {
 	effProfiled.once.Do(func() { effProfiled.start = time.Now() })
 	var ps []EfficiencyProblem
 	var p EfficiencyProblem
@@ -447,6 +498,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 		measured[i] = map[string]effMeasured{}
 	}
 	var mu sync.Mutex
+	var noise []schemas.NoiseRow
+	noiseFailed := map[int]bool{}
 	// One job per suite (problem, target language), all on one core: the harness
 	// overhead (the empty candidate, which depends only on the signature, the
 	// language and the inputs) is measured once, then the suite's programs are
@@ -468,6 +521,21 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 					cands[k] = j.cand
 				}
 				unlock := lockCore(core)
+				if due, first := noiseDue(core, f.Options.NoiseEvery); due {
+					s, err := profile.MeasureNoise(core, f.Options.NoiseChunks)
+					mu.Lock()
+					if err == nil {
+						noise = append(noise, NoiseRowOf(f.Run, s))
+						if first && f.Progress {
+							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d: fixed work %.1f ms per chunk, CV %.1f%% over %d chunks (a program's CV cannot be lower)\n",
+								core, effMs(s.Mean()), 100*s.CV(), len(s.Chunks))
+						}
+					} else if !noiseFailed[core] { // the profiles on this core will say why too
+						noiseFailed[core] = true
+						fmt.Fprintf(os.Stderr, "[transmute efficiency] %v\n", err)
+					}
+					mu.Unlock()
+				}
 				reps, errs, err := profile.ProfileSuite(ctx, lang, cands, pr.Params, pr.Returns, suite(pr, lang), opt)
 				unlock()
 				mu.Lock()
@@ -492,6 +560,9 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 	}
 	close(work)
 	wg.Wait()
+	for _, r := range noise {
+		emitNoise(r)
+	}
 
 	var inRef func(string) bool
 	if len(f.Options.Reference) > 0 {
@@ -824,6 +895,21 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		}
 		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
 			name, count(ms, "programs_profiled"), val(ms, "median_cpu_cv", 100), val(ms, "median_overhead_share", 100), val(ms, "overhead_share_total", 100))
+	}
+	noise, err := sink.Read[schemas.NoiseRow](ctx, b, "noise")
+	if err != nil {
+		return err
+	}
+	if ns := SummarizeNoise(noise); len(ns) > 0 {
+		fmt.Fprintf(w, "Machine noise (noise table: probes of %d chunks of fixed work back to back on a profiling core, between suites; the floor under a program's CV):\n",
+			noise[0].Chunks)
+		for _, n := range ns {
+			name := fmt.Sprintf("core %d", n.Core)
+			if n.Core < 0 {
+				name = "all"
+			}
+			fmt.Fprintf(w, "  %-7s probes %d, median CV %.1f%%, median slowdown %.2fx over the fastest chunk\n", name, n.Probes, 100*n.MedianCV, n.Slowdown)
+		}
 	}
 	return nil
 }

@@ -619,3 +619,51 @@ func effSortedKeys[V any](m map[string]V) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// NoiseStat summarizes the machine-noise probes of one core (Core -1: every core).
+type NoiseStat struct {
+	Core   int
+	Probes int
+	// MedianCV is the median over the probes of the CV of their chunks' CPU times.
+	MedianCV float64
+	// Slowdown is the median over the probes of their mean chunk over the fastest
+	// chunk the core (every core, for Core -1) ran in the whole run: 1 when the
+	// machine always ran the work at full speed.
+	Slowdown float64
+}
+
+// SummarizeNoise gives one NoiseStat per core, in core order, then one for every
+// core together; none when there are no probes.
+func SummarizeNoise(rows []schemas.NoiseRow) []NoiseStat {
+	if len(rows) == 0 {
+		return nil
+	}
+	byCore := map[int][]schemas.NoiseRow{}
+	var cores []int
+	for _, r := range rows {
+		c := int(r.Core)
+		if byCore[c] == nil {
+			cores = append(cores, c)
+		}
+		byCore[c] = append(byCore[c], r)
+	}
+	sort.Ints(cores)
+	stat := func(core int, rs []schemas.NoiseRow) NoiseStat {
+		fastest := math.Inf(1)
+		for _, r := range rs {
+			fastest = math.Min(fastest, r.ChunkMinMs)
+		}
+		cvs := make([]float64, len(rs))
+		slow := make([]float64, len(rs))
+		for i, r := range rs {
+			cvs[i] = r.CV
+			slow[i] = r.ChunkMeanMs / fastest
+		}
+		return NoiseStat{Core: core, Probes: len(rs), MedianCV: stats.Median(cvs), Slowdown: stats.Median(slow)}
+	}
+	var out []NoiseStat
+	for _, c := range cores {
+		out = append(out, stat(c, byCore[c]))
+	}
+	return append(out, stat(-1, rows))
+}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -158,6 +160,34 @@ func TestEfficiencyScoreTask(t *testing.T) {
 
 // TestEfficiencyAggregate checks B, B^P, pass rate, inefficiency shares and the
 // correlations across translators against values computed by hand.
+func TestSummarizeNoise(t *testing.T) {
+	if SummarizeNoise(nil) != nil {
+		t.Error("no probes: want no stats")
+	}
+	rows := []schemas.NoiseRow{
+		{Core: 1, ChunkMeanMs: 12, ChunkMinMs: 10, CV: 0.04},
+		{Core: 0, ChunkMeanMs: 10, ChunkMinMs: 10, CV: 0.01},
+		{Core: 0, ChunkMeanMs: 15, ChunkMinMs: 12, CV: 0.10},
+		{Core: 0, ChunkMeanMs: 11, ChunkMinMs: 11, CV: 0.02},
+		{Core: 1, ChunkMeanMs: 8, ChunkMinMs: 8, CV: 0.00},
+	}
+	got := SummarizeNoise(rows)
+	// By hand. Core 0: CVs 0.01 0.10 0.02 -> 0.02; fastest 10, means/10 = 1, 1.5,
+	// 1.1 -> 1.1. Core 1: CVs 0.04 0 -> 0.02; fastest 8, 12/8 = 1.5 and 1 -> 1.25.
+	// All: CVs median 0.02; fastest 8: 1.5, 1.25, 1.875, 1.375, 1 -> 1.375.
+	want := []NoiseStat{{0, 3, 0.02, 1.1}, {1, 2, 0.02, 1.25}, {-1, 5, 0.02, 1.375}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i].Core != want[i].Core || got[i].Probes != want[i].Probes {
+			t.Errorf("stat %d: %+v, want %+v", i, got[i], want[i])
+		}
+		effNear(t, "median CV", got[i].MedianCV, want[i].MedianCV)
+		effNear(t, "slowdown", got[i].Slowdown, want[i].Slowdown)
+	}
+}
+
 func TestEfficiencyAggregate(t *testing.T) {
 	task := func(id string) schemas.Task {
 		return schemas.Task{ProblemID: id, Corpus: "trace", SrcLang: "cpp", TgtLang: "java"}
@@ -268,7 +298,8 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
 		Directions: "java-python,python-cpp,cpp-java"}
 	p, s := beam.NewPipelineWithRoot()
-	BuildEfficiency(s, c, EfficiencyOptions{PerDirection: 1, Repetitions: 3})
+	// NoiseEvery 1ns: a noise probe before every suite, whatever ran before.
+	BuildEfficiency(s, c, EfficiencyOptions{PerDirection: 1, Repetitions: 3, NoiseEvery: time.Nanosecond})
 	if err := ptest.Run(p); err != nil {
 		t.Fatalf("pipeline: %v", err)
 	}
@@ -283,6 +314,35 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	}
 	profiles := read[schemas.ProfileRow](t, out, "profiles")
 	scores := read[schemas.ScoreRow](t, out, "scores")
+	// One noise probe per suite (problem, target language), on the suite's core.
+	noise := read[schemas.NoiseRow](t, out, "noise")
+	suites := map[[2]string]int32{}
+	for _, r := range profiles {
+		suites[[2]string{r.ProblemID, r.TgtLang}] = r.Core
+	}
+	cores := map[int32]int{}
+	for _, r := range noise {
+		cores[r.Core]++
+		if r.Run != c.Run || r.Chunks != 5 || r.ChunkMinMs <= 0 || r.ChunkMinMs > r.ChunkMeanMs || r.ChunkMeanMs > r.ChunkMaxMs ||
+			r.CV < 0 || r.At == "" {
+			t.Errorf("noise row %+v", r)
+		}
+	}
+	if len(noise) != len(suites) {
+		t.Errorf("%d noise probes for %d suites", len(noise), len(suites))
+	}
+	for _, core := range suites {
+		if cores[core] == 0 {
+			t.Errorf("no noise probe on core %d, where suites were profiled", core)
+		}
+	}
+	var summary strings.Builder
+	if err := PrintEfficiencySummary(ctx, &summary, b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(summary.String(), "Machine noise") {
+		t.Errorf("summary without the machine noise:\n%s", summary.String())
+	}
 	type task struct{ id, src, tgt string }
 	byTask := map[task][]schemas.ProfileRow{}
 	langs := map[string]bool{}

@@ -129,6 +129,10 @@ func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
 		_, err = sink.WriteShard[schemas.VariantRow](ctx, b, table, nil)
 	case "mutant_results":
 		_, err = sink.WriteShard[schemas.MutantResultRow](ctx, b, table, nil)
+	case "profiles":
+		_, err = sink.WriteShard[schemas.ProfileRow](ctx, b, table, nil)
+	case "noise":
+		_, err = sink.WriteShard[schemas.NoiseRow](ctx, b, table, nil)
 	default:
 		err = fmt.Errorf("unknown table %q", table)
 	}

@@ -64,3 +64,23 @@ type ProfileRow struct {
 }
 
 func (r ProfileRow) ShardKey() string { return r.ProblemID }
+
+// NoiseRow is one machine-noise probe of the efficiency job
+// (profile.MeasureNoise): a fixed amount of CPU-bound work in Chunks equal
+// chunks, run back to back on the core the profiles use, between two suites. Its
+// CV is what the machine alone adds to a program's CV at that moment: a
+// deterministic program cannot be measured more steadily than this.
+type NoiseRow struct {
+	Run string `parquet:"run"`
+	// Core is the CPU probed; At the probe's start (RFC 3339, UTC).
+	Core int32  `parquet:"core"`
+	At   string `parquet:"at"`
+	// Chunks, and the CPU time of one chunk: mean, min, max (ms) and CV.
+	Chunks      int32   `parquet:"chunks"`
+	ChunkMeanMs float64 `parquet:"chunk_mean_ms"`
+	ChunkMinMs  float64 `parquet:"chunk_min_ms"`
+	ChunkMaxMs  float64 `parquet:"chunk_max_ms"`
+	CV          float64 `parquet:"cv"`
+}
+
+func (r NoiseRow) ShardKey() string { return r.At }

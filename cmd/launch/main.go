@@ -52,12 +52,13 @@ var (
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
 	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
 	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
+	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
-		MemoryBytes: *effMemoryMB << 20}
+		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery}
 	for _, c := range strings.Split(*effCPUs, ",") {
 		if c = strings.TrimSpace(c); c != "" {
 			n, err := strconv.Atoi(c)
