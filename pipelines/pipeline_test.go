@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -28,6 +29,7 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
+	SweepBeamTemp(time.Minute) // what earlier runs' ptest.Run left (ptest.Main exits)
 	ptest.Main(m)
 }
 

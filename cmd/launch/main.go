@@ -224,7 +224,9 @@ func main() {
 	} else {
 		pipelines.BuildEvaluate(s, c)
 	}
-	if err := beamx.Run(ctx, p); err != nil {
+	err = beamx.Run(ctx, p)
+	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
+	if err != nil {
 		fatal(fmt.Errorf("pipeline failed: %w", err))
 	}
 	if c.Progress {
