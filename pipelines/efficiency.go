@@ -415,12 +415,11 @@ func noiseDue(core int, every time.Duration) (due, first bool) {
 
 // NoiseRowOf is the noise table's row of a probe.
 func NoiseRowOf(run string, s profile.NoiseSample) schemas.NoiseRow {
-	r := schemas.NoiseRow{Run: run, Core: int32(s.CPU), At: s.Start.UTC().Format(time.RFC3339Nano),
-		Chunks: int32(len(s.Chunks)), ChunkMeanMs: effMs(s.Mean()), ChunkMinMs: effMs(s.Min()), CV: s.CV()}
-	for _, c := range s.Chunks {
-		r.ChunkMaxMs = math.Max(r.ChunkMaxMs, effMs(c))
-	}
-	return r
+	return schemas.NoiseRow{Run: run, Core: int32(s.CPU), At: s.Start.UTC().Format(time.RFC3339Nano),
+		Chunks:      int32(len(s.Compute)),
+		ChunkMeanMs: effMs(s.Compute.Mean()), ChunkMinMs: effMs(s.Compute.Min()), ChunkMaxMs: effMs(s.Compute.Max()), CV: s.Compute.CV(),
+		CacheChunkMeanMs: effMs(s.Cache.Mean()), CacheChunkMinMs: effMs(s.Cache.Min()), CacheChunkMaxMs: effMs(s.Cache.Max()),
+		CacheCV: s.Cache.CV()}
 }
 
 var effProfiled struct {
@@ -527,8 +526,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 					if err == nil {
 						noise = append(noise, NoiseRowOf(f.Run, s))
 						if first && f.Progress {
-							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d: fixed work %.1f ms per chunk, CV %.1f%% over %d chunks (a program's CV cannot be lower)\n",
-								core, effMs(s.Mean()), 100*s.CV(), len(s.Chunks))
+							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (a program's CV is not lower than the kind it resembles)\n",
+								core, len(s.Compute), effMs(s.Compute.Mean()), 100*s.Compute.CV(), effMs(s.Cache.Mean()), 100*s.Cache.CV())
 						}
 					} else if !noiseFailed[core] { // the profiles on this core will say why too
 						noiseFailed[core] = true
@@ -901,14 +900,15 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		return err
 	}
 	if ns := SummarizeNoise(noise); len(ns) > 0 {
-		fmt.Fprintf(w, "Machine noise (noise table: probes of %d chunks of fixed work back to back on a profiling core, between suites; the floor under a program's CV):\n",
-			noise[0].Chunks)
+		fmt.Fprintf(w, "Machine noise (noise table: probes of %d compute chunks and %d cache-walk chunks of fixed work on a profiling core, between suites; the CV that the machine alone adds to a program that computes, or that reads memory beyond its core's caches):\n",
+			noise[0].Chunks, noise[0].Chunks)
 		for _, n := range ns {
 			name := fmt.Sprintf("core %d", n.Core)
 			if n.Core < 0 {
 				name = "all"
 			}
-			fmt.Fprintf(w, "  %-7s probes %d, median CV %.1f%%, median slowdown %.2fx over the fastest chunk\n", name, n.Probes, 100*n.MedianCV, n.Slowdown)
+			fmt.Fprintf(w, "  %-7s probes %d; compute: median CV %.1f%%, median slowdown %.2fx over the fastest chunk; cache walk: median CV %.1f%%, median slowdown %.2fx\n",
+				name, n.Probes, 100*n.MedianCV, n.Slowdown, 100*n.CacheMedianCV, n.CacheSlowdown)
 		}
 	}
 	return nil

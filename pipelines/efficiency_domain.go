@@ -624,12 +624,16 @@ func effSortedKeys[V any](m map[string]V) []string {
 type NoiseStat struct {
 	Core   int
 	Probes int
-	// MedianCV is the median over the probes of the CV of their chunks' CPU times.
+	// MedianCV is the median over the probes of the CV of their compute chunks' CPU
+	// times.
 	MedianCV float64
-	// Slowdown is the median over the probes of their mean chunk over the fastest
-	// chunk the core (every core, for Core -1) ran in the whole run: 1 when the
-	// machine always ran the work at full speed.
+	// Slowdown is the median over the probes of their mean compute chunk over the
+	// fastest compute chunk the core (every core, for Core -1) ran in the whole run:
+	// 1 when the machine always ran the work at full speed.
 	Slowdown float64
+	// CacheMedianCV and CacheSlowdown: the same for the cache chunks.
+	CacheMedianCV float64
+	CacheSlowdown float64
 }
 
 // SummarizeNoise gives one NoiseStat per core, in core order, then one for every
@@ -648,18 +652,31 @@ func SummarizeNoise(rows []schemas.NoiseRow) []NoiseStat {
 		byCore[c] = append(byCore[c], r)
 	}
 	sort.Ints(cores)
-	stat := func(core int, rs []schemas.NoiseRow) NoiseStat {
+	// medians gives the median CV and the median slowdown of one kind of chunk.
+	medians := func(rs []schemas.NoiseRow, kind func(schemas.NoiseRow) (mean, min, cv float64)) (cv, slowdown float64) {
 		fastest := math.Inf(1)
 		for _, r := range rs {
-			fastest = math.Min(fastest, r.ChunkMinMs)
+			_, m, _ := kind(r)
+			fastest = math.Min(fastest, m)
 		}
 		cvs := make([]float64, len(rs))
 		slow := make([]float64, len(rs))
 		for i, r := range rs {
-			cvs[i] = r.CV
-			slow[i] = r.ChunkMeanMs / fastest
+			mean, _, c := kind(r)
+			cvs[i] = c
+			slow[i] = mean / fastest
 		}
-		return NoiseStat{Core: core, Probes: len(rs), MedianCV: stats.Median(cvs), Slowdown: stats.Median(slow)}
+		return stats.Median(cvs), stats.Median(slow)
+	}
+	compute := func(r schemas.NoiseRow) (float64, float64, float64) { return r.ChunkMeanMs, r.ChunkMinMs, r.CV }
+	cache := func(r schemas.NoiseRow) (float64, float64, float64) {
+		return r.CacheChunkMeanMs, r.CacheChunkMinMs, r.CacheCV
+	}
+	stat := func(core int, rs []schemas.NoiseRow) NoiseStat {
+		n := NoiseStat{Core: core, Probes: len(rs)}
+		n.MedianCV, n.Slowdown = medians(rs, compute)
+		n.CacheMedianCV, n.CacheSlowdown = medians(rs, cache)
+		return n
 	}
 	var out []NoiseStat
 	for _, c := range cores {

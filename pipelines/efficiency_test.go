@@ -165,17 +165,21 @@ func TestSummarizeNoise(t *testing.T) {
 		t.Error("no probes: want no stats")
 	}
 	rows := []schemas.NoiseRow{
-		{Core: 1, ChunkMeanMs: 12, ChunkMinMs: 10, CV: 0.04},
-		{Core: 0, ChunkMeanMs: 10, ChunkMinMs: 10, CV: 0.01},
-		{Core: 0, ChunkMeanMs: 15, ChunkMinMs: 12, CV: 0.10},
-		{Core: 0, ChunkMeanMs: 11, ChunkMinMs: 11, CV: 0.02},
-		{Core: 1, ChunkMeanMs: 8, ChunkMinMs: 8, CV: 0.00},
+		{Core: 1, ChunkMeanMs: 12, ChunkMinMs: 10, CV: 0.04, CacheChunkMeanMs: 8, CacheChunkMinMs: 6, CacheCV: 0.2},
+		{Core: 0, ChunkMeanMs: 10, ChunkMinMs: 10, CV: 0.01, CacheChunkMeanMs: 5, CacheChunkMinMs: 4, CacheCV: 0.1},
+		{Core: 0, ChunkMeanMs: 15, ChunkMinMs: 12, CV: 0.10, CacheChunkMeanMs: 9, CacheChunkMinMs: 5, CacheCV: 0.3},
+		{Core: 0, ChunkMeanMs: 11, ChunkMinMs: 11, CV: 0.02, CacheChunkMeanMs: 6, CacheChunkMinMs: 6, CacheCV: 0.05},
+		{Core: 1, ChunkMeanMs: 8, ChunkMinMs: 8, CV: 0.00, CacheChunkMeanMs: 3, CacheChunkMinMs: 3, CacheCV: 0.0},
 	}
 	got := SummarizeNoise(rows)
-	// By hand. Core 0: CVs 0.01 0.10 0.02 -> 0.02; fastest 10, means/10 = 1, 1.5,
-	// 1.1 -> 1.1. Core 1: CVs 0.04 0 -> 0.02; fastest 8, 12/8 = 1.5 and 1 -> 1.25.
-	// All: CVs median 0.02; fastest 8: 1.5, 1.25, 1.875, 1.375, 1 -> 1.375.
-	want := []NoiseStat{{0, 3, 0.02, 1.1}, {1, 2, 0.02, 1.25}, {-1, 5, 0.02, 1.375}}
+	// By hand, compute chunks. Core 0: CVs 0.01 0.10 0.02 -> 0.02; fastest 10,
+	// means/10 = 1, 1.5, 1.1 -> 1.1. Core 1: CVs 0.04 0 -> 0.02; fastest 8, 12/8 =
+	// 1.5 and 1 -> 1.25. All: CVs median 0.02; fastest 8: 1.5, 1.25, 1.875, 1.375, 1
+	// -> 1.375.
+	// Cache chunks. Core 0: CVs 0.1 0.3 0.05 -> 0.1; fastest 4: 5/4, 9/4, 6/4 ->
+	// 1.5. Core 1: CVs 0.2 0 -> 0.1; fastest 3: 8/3 and 1 -> 11/6. All: CVs 0.2 0.1
+	// 0.3 0.05 0 -> 0.1; fastest 3: 8/3, 5/3, 3, 2, 1 -> 2.
+	want := []NoiseStat{{0, 3, 0.02, 1.1, 0.1, 1.5}, {1, 2, 0.02, 1.25, 0.1, 11.0 / 6}, {-1, 5, 0.02, 1.375, 0.1, 2}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)
 	}
@@ -185,6 +189,8 @@ func TestSummarizeNoise(t *testing.T) {
 		}
 		effNear(t, "median CV", got[i].MedianCV, want[i].MedianCV)
 		effNear(t, "slowdown", got[i].Slowdown, want[i].Slowdown)
+		effNear(t, "cache median CV", got[i].CacheMedianCV, want[i].CacheMedianCV)
+		effNear(t, "cache slowdown", got[i].CacheSlowdown, want[i].CacheSlowdown)
 	}
 }
 
@@ -324,7 +330,8 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	for _, r := range noise {
 		cores[r.Core]++
 		if r.Run != c.Run || r.Chunks != 5 || r.ChunkMinMs <= 0 || r.ChunkMinMs > r.ChunkMeanMs || r.ChunkMeanMs > r.ChunkMaxMs ||
-			r.CV < 0 || r.At == "" {
+			r.CV < 0 || r.CacheChunkMinMs <= 0 || r.CacheChunkMinMs > r.CacheChunkMeanMs || r.CacheChunkMeanMs > r.CacheChunkMaxMs ||
+			r.CacheCV < 0 || r.At == "" {
 			t.Errorf("noise row %+v", r)
 		}
 	}
@@ -340,7 +347,7 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	if err := PrintEfficiencySummary(ctx, &summary, b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(summary.String(), "Machine noise") {
+	if !strings.Contains(summary.String(), "Machine noise") || !strings.Contains(summary.String(), "cache walk: median CV") {
 		t.Errorf("summary without the machine noise:\n%s", summary.String())
 	}
 	type task struct{ id, src, tgt string }

@@ -66,21 +66,30 @@ type ProfileRow struct {
 func (r ProfileRow) ShardKey() string { return r.ProblemID }
 
 // NoiseRow is one machine-noise probe of the efficiency job
-// (profile.MeasureNoise): a fixed amount of CPU-bound work in Chunks equal
-// chunks, run back to back on the core the profiles use, between two suites. Its
-// CV is what the machine alone adds to a program's CV at that moment: a
-// deterministic program cannot be measured more steadily than this.
+// (profile.MeasureNoise), on the core the profiles use, between two suites: Chunks
+// compute chunks (fixed integer work in registers) and as many cache chunks (a fixed
+// dependent walk over a 4 MiB table, which also sees other tenants of the shared
+// cache), alternately. The compute chunks' CV is what the machine alone adds to
+// the CV of a program that only computes; the cache chunks' is what it adds to one
+// that reads memory beyond its core's own caches, as most interpreted and JVM
+// programs do.
 type NoiseRow struct {
 	Run string `parquet:"run"`
 	// Core is the CPU probed; At the probe's start (RFC 3339, UTC).
 	Core int32  `parquet:"core"`
 	At   string `parquet:"at"`
-	// Chunks, and the CPU time of one chunk: mean, min, max (ms) and CV.
+	// Chunks of each kind, and the CPU time of one compute chunk: mean, min, max
+	// (ms) and CV.
 	Chunks      int32   `parquet:"chunks"`
 	ChunkMeanMs float64 `parquet:"chunk_mean_ms"`
 	ChunkMinMs  float64 `parquet:"chunk_min_ms"`
 	ChunkMaxMs  float64 `parquet:"chunk_max_ms"`
 	CV          float64 `parquet:"cv"`
+	// The same for one cache chunk.
+	CacheChunkMeanMs float64 `parquet:"cache_chunk_mean_ms"`
+	CacheChunkMinMs  float64 `parquet:"cache_chunk_min_ms"`
+	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms"`
+	CacheCV          float64 `parquet:"cache_cv"`
 }
 
 func (r NoiseRow) ShardKey() string { return r.At }

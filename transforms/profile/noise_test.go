@@ -9,22 +9,41 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func TestNoiseSampleStats(t *testing.T) {
+func TestChunksStats(t *testing.T) {
 	ms := time.Millisecond
-	s := NoiseSample{Chunks: []time.Duration{10 * ms, 10 * ms, 10 * ms, 14 * ms}}
-	// mean 11 ms; sample std sqrt((1+1+1+9)/3) = 2 ms; CV 2/11.
-	if s.Mean() != 11*ms || s.Min() != 10*ms {
-		t.Errorf("mean %v min %v, want 11ms 10ms", s.Mean(), s.Min())
+	c := Chunks{10 * ms, 10 * ms, 14 * ms, 10 * ms}
+	// mean 11 ms; sample std sqrt((1+1+9+1)/3) = 2 ms; CV 2/11.
+	if c.Mean() != 11*ms || c.Min() != 10*ms || c.Max() != 14*ms {
+		t.Errorf("mean %v min %v max %v, want 11ms 10ms 14ms", c.Mean(), c.Min(), c.Max())
 	}
-	if got, want := s.CV(), 2.0/11; math.Abs(got-want) > 1e-12 {
+	if got, want := c.CV(), 2.0/11; math.Abs(got-want) > 1e-12 {
 		t.Errorf("CV %v, want %v", got, want)
 	}
-	one := NoiseSample{Chunks: []time.Duration{5 * ms}}
-	if one.CV() != 0 || one.Mean() != 5*ms || one.Min() != 5*ms {
-		t.Errorf("one chunk: mean %v min %v CV %v", one.Mean(), one.Min(), one.CV())
+	one := Chunks{5 * ms}
+	if one.CV() != 0 || one.Mean() != 5*ms || one.Min() != 5*ms || one.Max() != 5*ms {
+		t.Errorf("one chunk: mean %v min %v max %v CV %v", one.Mean(), one.Min(), one.Max(), one.CV())
 	}
-	if (NoiseSample{}).Mean() != 0 || (NoiseSample{}).CV() != 0 {
-		t.Error("no chunks: want zero mean and CV")
+	if Chunks(nil).Mean() != 0 || Chunks(nil).CV() != 0 || Chunks(nil).Max() != 0 {
+		t.Error("no chunks: want zero mean, max and CV")
+	}
+}
+
+func TestNoiseTableIsOneCycle(t *testing.T) {
+	next := noiseTable()
+	if len(next) != NoiseCacheBytes/4 {
+		t.Fatalf("table of %d entries, want %d", len(next), NoiseCacheBytes/4)
+	}
+	// Following the table from 0 visits every entry once before coming back, so a
+	// walk never falls into a short loop that would stay in L1.
+	seen := make([]bool, len(next))
+	j, n := uint32(0), 0
+	for !seen[j] {
+		seen[j] = true
+		j = next[j]
+		n++
+	}
+	if j != 0 || n != len(next) {
+		t.Errorf("cycle through 0 has %d entries (back at %d), want all %d", n, j, len(next))
 	}
 }
 
@@ -45,18 +64,21 @@ func TestMeasureNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.CPU != core || len(s.Chunks) != 4 || s.Start.IsZero() {
-		t.Fatalf("sample %+v, want 4 chunks on core %d", s, core)
+	if s.CPU != core || len(s.Compute) != 4 || len(s.Cache) != 4 || s.Start.IsZero() {
+		t.Fatalf("sample %+v, want 4 chunks of each kind on core %d", s, core)
 	}
-	for i, c := range s.Chunks {
-		// Thread CPU time of ~6M dependent iterations: well above a clock tick's
-		// resolution, well below a second on any machine that can run the profiles.
-		if c < 100*time.Microsecond || c > 5*time.Second {
-			t.Errorf("chunk %d: %v", i, c)
+	for kind, cs := range map[string]Chunks{"compute": s.Compute, "cache": s.Cache} {
+		for i, c := range cs {
+			// Thread CPU time of 6M dependent iterations or 150,000 dependent loads:
+			// well above a clock tick's resolution, well below a second on any
+			// machine that can run the profiles.
+			if c < 100*time.Microsecond || c > 5*time.Second {
+				t.Errorf("%s chunk %d: %v", kind, i, c)
+			}
 		}
-	}
-	if s.Min() > s.Mean() || s.CV() < 0 || math.IsNaN(s.CV()) {
-		t.Errorf("min %v mean %v CV %v", s.Min(), s.Mean(), s.CV())
+		if cs.Min() > cs.Mean() || cs.Mean() > cs.Max() || cs.CV() < 0 || math.IsNaN(cs.CV()) {
+			t.Errorf("%s: min %v mean %v max %v CV %v", kind, cs.Min(), cs.Mean(), cs.Max(), cs.CV())
+		}
 	}
 	// The probe pins a thread of its own, never the caller's.
 	var after unix.CPUSet
