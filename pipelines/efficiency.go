@@ -526,7 +526,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 					if err == nil {
 						noise = append(noise, NoiseRowOf(f.Run, s))
 						if first && f.Progress {
-							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (a program's CV is not lower than the kind it resembles)\n",
+							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (work that does not vary; a program's CV from the machine lies roughly between the two, by how much of its time waits on memory)\n",
 								core, len(s.Compute), effMs(s.Compute.Mean()), 100*s.Compute.CV(), effMs(s.Cache.Mean()), 100*s.Cache.CV())
 						}
 					} else if !noiseFailed[core] { // the profiles on this core will say why too
