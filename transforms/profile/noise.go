@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -101,8 +102,9 @@ type NoiseSample struct {
 	Cache   Chunks
 }
 
-// noiseSink keeps the work's result alive so the loops are not optimized away.
-var noiseSink uint64
+// noiseSink keeps the work's result alive so the loops are not optimized away
+// (atomic: two cores may be probed at once).
+var noiseSink atomic.Uint64
 
 // noiseWork runs n iterations of xorshift64.
 func noiseWork(n int) {
@@ -112,7 +114,7 @@ func noiseWork(n int) {
 		x ^= x >> 7
 		x ^= x << 17
 	}
-	noiseSink += x
+	noiseSink.Add(x)
 }
 
 // noiseTable is the cache chunks' table: one random cycle through all its entries
@@ -138,7 +140,7 @@ func noiseWalk(next []uint32, steps int) {
 	for i := 0; i < steps; i++ {
 		j = next[j]
 	}
-	noiseSink += uint64(j)
+	noiseSink.Add(uint64(j))
 }
 
 func threadCPU() (time.Duration, error) {
