@@ -159,25 +159,6 @@ func StressMatch(ret values.Type, gold, cand []string, tol values.Tolerance) boo
 
 func effMs(d time.Duration) float64 { return float64(d) / 1e6 }
 
-// meanStdCV of xs (sample std; CV = std/mean, 0 when the mean is 0).
-func effMeanStdCV(xs []float64) (mean, std, cv float64) {
-	if len(xs) == 0 {
-		return 0, 0, 0
-	}
-	mean = stats.Mean(xs)
-	if len(xs) > 1 {
-		ss := 0.0
-		for _, x := range xs {
-			ss += (x - mean) * (x - mean)
-		}
-		std = math.Sqrt(ss / float64(len(xs)-1))
-	}
-	if mean > 0 {
-		cv = std / mean
-	}
-	return mean, std, cv
-}
-
 // ProfileRowOf turns a profile.Report into a row (Beyond and reference fields are
 // filled later by ScoreTask).
 func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
@@ -195,9 +176,9 @@ func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int
 			rss = append(rss, float64(rep.MaxRSSKB[i]))
 		}
 	}
-	r.CPUMeanMs, r.CPUStdMs, r.CPUCV = effMeanStdCV(cpu)
-	r.WallMean, r.WallStd, r.WallCV = effMeanStdCV(wall)
-	r.RSSMeanKB, r.RSSStdKB, r.RSSCV = effMeanStdCV(rss)
+	r.CPUMeanMs, r.CPUStdMs, r.CPUCV = stats.MeanStdCV(cpu)
+	r.WallMean, r.WallStd, r.WallCV = stats.MeanStdCV(wall)
+	r.RSSMeanKB, r.RSSStdKB, r.RSSCV = stats.MeanStdCV(rss)
 	return r
 }
 
@@ -245,8 +226,8 @@ func ScoreTask(o *TaskOutcome, inRef func(translator string) bool, sel TaskSelec
 		for i := range et {
 			impact = impact || et[i] > sel.EpsTimeMs || pm[i] > sel.EpsMemKB
 		}
-		_, _, cvT := effMeanStdCV(et)
-		_, _, cvM := effMeanStdCV(pm)
+		_, _, cvT := stats.MeanStdCV(et)
+		_, _, cvM := stats.MeanStdCV(pm)
 		selected = impact && (cvT > sel.EpsDiversity || cvM > sel.EpsDiversity)
 	}
 	for i := range o.Profiles {

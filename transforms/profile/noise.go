@@ -2,7 +2,6 @@ package profile
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"transmute/transforms/stats"
 )
 
 // Machine noise probes.
@@ -77,20 +78,12 @@ func (c Chunks) Max() time.Duration {
 }
 
 func (c Chunks) CV() float64 {
-	n := len(c)
-	if n < 2 {
-		return 0
+	xs := make([]float64, len(c))
+	for i, d := range c {
+		xs[i] = float64(d)
 	}
-	mean := float64(c.Mean())
-	if mean == 0 {
-		return 0
-	}
-	var ss float64
-	for _, d := range c {
-		x := float64(d) - mean
-		ss += x * x
-	}
-	return math.Sqrt(ss/float64(n-1)) / mean
+	_, _, cv := stats.MeanStdCV(xs)
+	return cv
 }
 
 // NoiseSample is one noise probe: the CPU time of each compute chunk and of each

@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -40,6 +39,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
+	"transmute/transforms/stats"
 	"transmute/transforms/values"
 )
 
@@ -510,25 +510,16 @@ func (r *Report) stats() {
 	if n == 0 {
 		return
 	}
-	var sum, rss float64
+	cpu := make([]float64, n)
+	var rss float64
 	for i, c := range r.CPUTime {
-		sum += float64(c)
+		cpu[i] = float64(c)
 		rss += float64(r.MaxRSSKB[i])
 	}
-	mean := sum / float64(n)
-	var ss float64
-	for _, c := range r.CPUTime {
-		ss += (float64(c) - mean) * (float64(c) - mean)
-	}
-	std := 0.0
-	if n > 1 {
-		std = math.Sqrt(ss / float64(n-1))
-	}
+	mean, std, cv := stats.MeanStdCV(cpu)
 	r.MeanCPU = time.Duration(mean)
 	r.StdCPU = time.Duration(std)
-	if mean > 0 {
-		r.CVCPU = std / mean
-	}
+	r.CVCPU = cv
 	r.MeanRSSKB = rss / float64(n)
 }
 

@@ -53,6 +53,28 @@ func Std(xs []float64) float64 {
 	return math.Sqrt(s / float64(len(xs)))
 }
 
+// MeanStdCV gives the mean, the sample standard deviation (ddof 1, 0 for one value)
+// and the coefficient of variation std/mean (0 when the mean is not positive) of
+// repeated measurements; all 0 when there are none. It is the spread that the
+// profiles (CPU time, wall time, RSS over repetitions) and the noise probes report.
+func MeanStdCV(xs []float64) (mean, std, cv float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	mean = Mean(xs)
+	if len(xs) > 1 {
+		ss := 0.0
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		std = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	if mean > 0 {
+		cv = std / mean
+	}
+	return mean, std, cv
+}
+
 // Correlation is a coefficient with its two-sided p-value and sample size.
 type Correlation struct {
 	R float64

@@ -82,3 +82,20 @@ func TestQuantile(t *testing.T) {
 		t.Error("quantile of one value")
 	}
 }
+
+func TestMeanStdCV(t *testing.T) {
+	// 10, 10, 14, 10: mean 11, sample std sqrt((1+1+9+1)/3) = 2, CV 2/11.
+	m, s, cv := MeanStdCV([]float64{10, 10, 14, 10})
+	if m != 11 || math.Abs(s-2) > 1e-12 || math.Abs(cv-2.0/11) > 1e-12 {
+		t.Errorf("got %v %v %v, want 11 2 %v", m, s, cv, 2.0/11)
+	}
+	if m, s, cv := MeanStdCV([]float64{5}); m != 5 || s != 0 || cv != 0 {
+		t.Errorf("one value: %v %v %v", m, s, cv)
+	}
+	if m, s, cv := MeanStdCV(nil); m != 0 || s != 0 || cv != 0 {
+		t.Errorf("none: %v %v %v", m, s, cv)
+	}
+	if _, s, cv := MeanStdCV([]float64{0, 0}); s != 0 || cv != 0 {
+		t.Errorf("zero mean: std %v CV %v", s, cv)
+	}
+}
