@@ -9,7 +9,7 @@ TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short bench eval-shared clean vet mbta mbta-shared mbta-identity-shared efficiency-shared
+.PHONY: all deps build run test test-short bench eval-shared clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared
 
 all: build
 
@@ -47,6 +47,11 @@ bench: deps
 
 vet:
 	$(GO) vet ./...
+
+# go vet plus staticcheck (pinned; fetched through the module proxy on first use).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
+lint: vet
+	$(GO) run $(STATICCHECK) ./...
 
 clean:
 	rm -rf bin out

@@ -246,7 +246,7 @@ func canon(b *strings.Builder, t Type, v any) error {
 }
 
 func describe(v any) string {
-	switch v.(type) {
+	switch v := v.(type) {
 	case nil:
 		return "null"
 	case bool:
@@ -257,7 +257,7 @@ func describe(v any) string {
 		switch v {
 		case "Infinity", "-Infinity", "NaN", "inf", "-inf", "nan":
 			// how the harnesses encode non-finite floats (Python's float('inf'))
-			return "a non-finite float (" + v.(string) + ")"
+			return "a non-finite float (" + v + ")"
 		}
 		return "a string"
 	case []any:

@@ -167,9 +167,9 @@ func TestRetriesAndErrors(t *testing.T) {
 		switch n {
 		case 1:
 			w.Header().Set("Retry-After", "0.01")
-			http.Error(w, `{"error":"rate limited"}`, 429)
+			http.Error(w, `{"error":"rate limited"}`, http.StatusTooManyRequests)
 		case 2:
-			http.Error(w, "upstream", 502)
+			http.Error(w, "upstream", http.StatusBadGateway)
 		default:
 			reply(w, pyAnswer)
 		}
