@@ -179,6 +179,10 @@ func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int
 	r.CPUMeanMs, r.CPUStdMs, r.CPUCV = stats.MeanStdCV(cpu)
 	r.WallMean, r.WallStd, r.WallCV = stats.MeanStdCV(wall)
 	r.RSSMeanKB, r.RSSStdKB, r.RSSCV = stats.MeanStdCV(rss)
+	if !rep.Started.IsZero() {
+		r.MeasuredFrom = rep.Started.UTC().Format(time.RFC3339Nano)
+		r.MeasuredTo = rep.Ended.UTC().Format(time.RFC3339Nano)
+	}
 	return r
 }
 

@@ -361,6 +361,21 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 				t.Errorf("%v %s: %d repetitions, %.2f ms, %.0f KB", k, r.Translator, r.Repetitions, r.CPUMeanMs, r.RSSMeanKB)
 			}
 			langs[r.TgtLang] = true
+			// measured_from/to place the runs in time, after the probe of the
+			// suite's core that came before them.
+			from, err1 := time.Parse(time.RFC3339Nano, r.MeasuredFrom)
+			to, err2 := time.Parse(time.RFC3339Nano, r.MeasuredTo)
+			if err1 != nil || err2 != nil || !from.Before(to) {
+				t.Errorf("%v %s: measured from %q to %q", k, r.Translator, r.MeasuredFrom, r.MeasuredTo)
+			}
+			probed := false
+			for _, n := range noise {
+				at, err := time.Parse(time.RFC3339Nano, n.At)
+				probed = probed || (err == nil && n.Core == r.Core && at.Before(from))
+			}
+			if !probed {
+				t.Errorf("%v %s: no probe of core %d before its runs (from %s)", k, r.Translator, r.Core, r.MeasuredFrom)
+			}
 		}
 	}
 	if len(byTask) != 3 || len(langs) != 3 {

@@ -35,17 +35,21 @@ type ProfileRow struct {
 	InReference bool  `parquet:"in_reference"`
 	Tests       int32 `parquet:"tests"`
 	Repetitions int32 `parquet:"repetitions"`
-	// Core is the CPU the runs were pinned to.
-	Core      int32   `parquet:"core"`
-	CPUMeanMs float64 `parquet:"cpu_mean_ms"`
-	CPUStdMs  float64 `parquet:"cpu_std_ms"`
-	CPUCV     float64 `parquet:"cpu_cv"`
-	WallMean  float64 `parquet:"wall_mean_ms"`
-	WallStd   float64 `parquet:"wall_std_ms"`
-	WallCV    float64 `parquet:"wall_cv"`
-	RSSMeanKB float64 `parquet:"rss_mean_kb"`
-	RSSStdKB  float64 `parquet:"rss_std_kb"`
-	RSSCV     float64 `parquet:"rss_cv"`
+	// Core is the CPU the runs were pinned to. MeasuredFrom and MeasuredTo (RFC
+	// 3339, UTC; "" when no repetition ran) bound the measured repetitions in
+	// time: with Core, they join a program to the noise probes of its core.
+	Core         int32   `parquet:"core"`
+	MeasuredFrom string  `parquet:"measured_from"`
+	MeasuredTo   string  `parquet:"measured_to"`
+	CPUMeanMs    float64 `parquet:"cpu_mean_ms"`
+	CPUStdMs     float64 `parquet:"cpu_std_ms"`
+	CPUCV        float64 `parquet:"cpu_cv"`
+	WallMean     float64 `parquet:"wall_mean_ms"`
+	WallStd      float64 `parquet:"wall_std_ms"`
+	WallCV       float64 `parquet:"wall_cv"`
+	RSSMeanKB    float64 `parquet:"rss_mean_kb"`
+	RSSStdKB     float64 `parquet:"rss_std_kb"`
+	RSSCV        float64 `parquet:"rss_cv"`
 	// OverheadCPUMs and OverheadRSSKB: the empty candidate's mean (same harness,
 	// inputs and pinning); NetCPUMs = max(CPUMeanMs - OverheadCPUMs, 0).
 	OverheadCPUMs float64 `parquet:"overhead_cpu_ms"`

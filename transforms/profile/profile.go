@@ -140,6 +140,10 @@ type Report struct {
 	Overhead, NetCPU time.Duration
 	// OverheadRSSKB is the empty candidate's mean peak RSS.
 	OverheadRSSKB float64
+	// Started is when the first measured repetition started, Ended when the last
+	// one ended (zero when none ran): the stretch of time the figures come from,
+	// to set beside the machine's own noise then (MeasureNoise).
+	Started, Ended time.Time
 }
 
 // Baseline is the harness overhead of one suite: what the empty candidate (a
@@ -374,6 +378,7 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 	if observeRun != nil {
 		observeRun(r.c.ID)
 	}
+	start := time.Now()
 	o, err := runOnce(ctx, r.prog, opt)
 	if err != nil {
 		r.done = true
@@ -382,6 +387,10 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 	i := r.i
 	r.i++
 	rep := &r.rep
+	if i == 0 {
+		rep.Started = start
+	}
+	rep.Ended = time.Now()
 	st, detail, outs, tst := judge(r.s, r.c, o, opt.TimeLimit)
 	rep.CPUTime = append(rep.CPUTime, o.CPUTime)
 	rep.WallTime = append(rep.WallTime, o.WallTime)

@@ -425,6 +425,24 @@ func TestProfileSuite(t *testing.T) {
 	if r := reps[3]; r.Status != schemas.StatusTimeout || len(r.CPUTime) != 1 {
 		t.Errorf("loop: status %s, %d runs", r.Status, len(r.CPUTime))
 	}
+	// Started and Ended bound each program's measured runs; the rounds interleave
+	// them (a, b and c start in round 0, and a ends in round 2).
+	for _, k := range []int{0, 2, 3, 4} {
+		r := reps[k]
+		var wall time.Duration
+		for _, w := range r.WallTime {
+			wall += w
+		}
+		if r.Started.IsZero() || r.Ended.Sub(r.Started) < wall {
+			t.Errorf("%s: measured from %v to %v, shorter than its runs' wall time %v", cands[k].ID, r.Started, r.Ended, wall)
+		}
+	}
+	if a, b, c := reps[0], reps[2], reps[4]; !(a.Started.Before(b.Started) && b.Started.Before(c.Started) && c.Started.Before(a.Ended)) {
+		t.Errorf("not interleaved: a %v-%v, b from %v, c from %v", a.Started, a.Ended, b.Started, c.Started)
+	}
+	if r := reps[1]; !r.Started.IsZero() || !r.Ended.IsZero() {
+		t.Errorf("bad never ran but has times %v-%v", r.Started, r.Ended)
+	}
 }
 
 // The profiling harness takes its JSON primitives, value printer and argument
