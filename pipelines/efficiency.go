@@ -895,6 +895,34 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
 			name, count(ms, "programs_profiled"), val(ms, "median_cpu_cv", 100), val(ms, "median_overhead_share", 100), val(ms, "overhead_share_total", 100))
 	}
+	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
+	if err != nil {
+		return err
+	}
+	if ws := CVOverTime(profiles, 5*time.Minute); len(ws) > 0 {
+		fmt.Fprint(w, "  median CV by 5-minute stretch of the run (UTC, by each program's first measured run; programs):")
+		lo, hi := -1, -1
+		for i, x := range ws {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(w, "%s %s %.1f%% (%d)", sep, x.Start.Format("15:04"), 100*x.MedianCV, x.Programs)
+			if x.Programs >= 20 {
+				if lo < 0 || x.MedianCV < ws[lo].MedianCV {
+					lo = i
+				}
+				if hi < 0 || x.MedianCV > ws[hi].MedianCV {
+					hi = i
+				}
+			}
+		}
+		fmt.Fprintln(w)
+		if lo >= 0 {
+			fmt.Fprintf(w, "  over the stretches of 20 programs or more: lowest %.1f%% (%s), highest %.1f%% (%s)\n",
+				100*ws[lo].MedianCV, ws[lo].Start.Format("15:04"), 100*ws[hi].MedianCV, ws[hi].Start.Format("15:04"))
+		}
+	}
 	noise, err := sink.Read[schemas.NoiseRow](ctx, b, "noise")
 	if err != nil {
 		return err

@@ -669,3 +669,41 @@ func SummarizeNoise(rows []schemas.NoiseRow) []NoiseStat {
 	}
 	return append(out, stat(-1, rows))
 }
+
+// CVWindow is the median CV of CPU time of the programs whose measured runs began
+// in one stretch of the run (Start, Start+window).
+type CVWindow struct {
+	Start    time.Time
+	Programs int
+	MedianCV float64
+}
+
+// CVOverTime cuts the run into stretches of the given length (aligned to the
+// clock, UTC) and gives, in time order, the median CPU-time CV of the programs
+// (status ok, at least two repetitions) whose first measured run began in each:
+// how steady the machine was over the run, as the programs themselves saw it.
+// Rows without a measured_from are left out.
+func CVOverTime(rows []schemas.ProfileRow, window time.Duration) []CVWindow {
+	by := map[int64][]float64{}
+	for _, r := range rows {
+		if r.Status != schemas.StatusOK || r.Repetitions < 2 || r.MeasuredFrom == "" {
+			continue
+		}
+		from, err := time.Parse(time.RFC3339Nano, r.MeasuredFrom)
+		if err != nil {
+			continue
+		}
+		k := from.UnixNano() / int64(window)
+		by[k] = append(by[k], r.CPUCV)
+	}
+	keys := make([]int64, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	out := make([]CVWindow, len(keys))
+	for i, k := range keys {
+		out[i] = CVWindow{Start: time.Unix(0, k*int64(window)).UTC(), Programs: len(by[k]), MedianCV: stats.Median(by[k])}
+	}
+	return out
+}

@@ -347,7 +347,8 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	if err := PrintEfficiencySummary(ctx, &summary, b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(summary.String(), "Machine noise") || !strings.Contains(summary.String(), "cache walk: median CV") {
+	if !strings.Contains(summary.String(), "Machine noise") || !strings.Contains(summary.String(), "cache walk: median CV") ||
+		!strings.Contains(summary.String(), "median CV by 5-minute stretch of the run") {
 		t.Errorf("summary without the machine noise:\n%s", summary.String())
 	}
 	type task struct{ id, src, tgt string }
@@ -476,5 +477,40 @@ func TestEfficiencySuites(t *testing.T) {
 	}
 	if within(keys) != within(again) {
 		t.Errorf("order within suites depends on the input order: %v vs %v", keys, again)
+	}
+}
+
+// CVOverTime: stretches aligned to the clock, in time order, the median CV of the
+// programs that began in each; failed, single-run and undated rows left out.
+func TestCVOverTime(t *testing.T) {
+	row := func(from string, cv float64) schemas.ProfileRow {
+		return schemas.ProfileRow{Status: schemas.StatusOK, Repetitions: 5, MeasuredFrom: from, CPUCV: cv}
+	}
+	rows := []schemas.ProfileRow{
+		row("2026-11-25T01:07:00.5Z", 0.09),
+		row("2026-11-25T01:00:00Z", 0.02),
+		row("2026-11-25T01:04:59.999999999Z", 0.04),
+		row("2026-11-25T01:03:10Z", 0.03),
+		row("2026-11-25T00:59:59Z", 0.50),
+		row("", 0.70),
+		{Status: schemas.StatusTimeout, Repetitions: 1, MeasuredFrom: "2026-11-25T01:01:00Z", CPUCV: 0.9},
+		{Status: schemas.StatusOK, Repetitions: 1, MeasuredFrom: "2026-11-25T01:01:00Z", CPUCV: 0.8},
+	}
+	got := CVOverTime(rows, 5*time.Minute)
+	want := []CVWindow{
+		{Start: time.Date(2026, 11, 25, 0, 55, 0, 0, time.UTC), Programs: 1, MedianCV: 0.50},
+		{Start: time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC), Programs: 3, MedianCV: 0.03},
+		{Start: time.Date(2026, 11, 25, 1, 5, 0, 0, time.UTC), Programs: 1, MedianCV: 0.09},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if !got[i].Start.Equal(want[i].Start) || got[i].Programs != want[i].Programs || math.Abs(got[i].MedianCV-want[i].MedianCV) > 1e-12 {
+			t.Errorf("stretch %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(CVOverTime(nil, time.Minute)) != 0 {
+		t.Error("no rows: want an empty list")
 	}
 }
