@@ -671,7 +671,7 @@ func SummarizeNoise(rows []schemas.NoiseRow) []NoiseStat {
 }
 
 // CVWindow is the median CV of CPU time of the programs whose measured runs began
-// in one stretch of the run (Start, Start+window).
+// in one stretch of the run, [Start, Start+window).
 type CVWindow struct {
 	Start    time.Time
 	Programs int
