@@ -26,7 +26,10 @@ import (
 // or sandbox_violation. "v" is the return value printed by the runner in the
 // declared type's JSON form; the Go side canonicalizes it (values.Canonical).
 // Anything else on stdout is ignored; a runner must not let the candidate write to
-// the protocol stream (it redirects the candidate's stdout).
+// the protocol stream (it redirects the candidate's stdout). A test gets exactly one
+// line: a second one makes the test a sandbox_violation (see Feed), so a candidate
+// that forges its own results fails; the runners see to it that a candidate cannot
+// write lines for another (docs/ENGINES.md, "What a candidate can reach").
 type Line struct {
 	C       int             `json:"c"`
 	Compile string          `json:"compile,omitempty"`
@@ -104,6 +107,17 @@ func (c *Collector) Feed(b []byte) {
 			return
 		}
 		tr := &res.Tests[j]
+		if tr.Status != schemas.StatusNotRun {
+			// A test has one result, from the process that ran it: a second line can
+			// only come from the candidate writing to the channel (the runners give a
+			// candidate no handle on another candidate's), so it is the sender's
+			// sandbox violation, and it sticks.
+			if tr.Status != schemas.StatusSandboxViolation {
+				tr.Status, tr.Output = schemas.StatusSandboxViolation, ""
+				tr.Error = "a second result for this test (status " + short(l.S) + "): a forged protocol line"
+			}
+			return
+		}
 		tr.CPUTime = time.Duration(l.CPUNs)
 		tr.WallTime = time.Duration(l.WallNs)
 		tr.MaxRSSKB = l.RSSKB
@@ -179,4 +193,12 @@ func (c *Collector) MarkRest(i int, status, msg string) {
 			c.Results[i].Tests[j].Error = msg
 		}
 	}
+}
+
+// short cuts s for a message.
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }

@@ -734,14 +734,19 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		}
 		done := false
 		next := from // the first test without a result
+		forged := ""
 		for _, line := range lines {
 			var h struct {
 				C    int  `json:"c"`
 				T    *int `json:"t"`
 				Done bool `json:"done"`
 			}
-			if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &h) != nil || h.C != i {
-				continue
+			// Every line is the child's (of candidate i): one its harness does not
+			// write is the candidate's forgery.
+			if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &h) != nil || h.C != i ||
+				h.T != nil && (*h.T < from || *h.T >= n) {
+				forged = fmt.Sprintf("forged protocol output: %.80q", line)
+				break
 			}
 			st.col.Feed(line)
 			if h.Done {
@@ -765,6 +770,14 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 			s.kill()
 			*sv = nil
 			st.col.MarkRest(i, schemas.StatusInfraError, err.Error())
+			return true, nil
+		}
+		if forged != "" {
+			// Every test of the candidate; those already reported get a second line,
+			// which the collector also takes as a violation.
+			for t := 0; t < n; t++ {
+				feed(st.col, execute.Line{C: i, T: &t, S: schemas.StatusSandboxViolation, E: forged})
+			}
 			return true, nil
 		}
 		if done || next >= n {

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -385,8 +386,13 @@ void run_on_big_stack(void (*f)(int), int from, size_t stack);
 // One sandboxed process serves all candidates of a program: it reads commands
 // "<g> <from> <wall s> <cpu s> <budget s> <stack bytes>" on cmd_fd and forks a child per command
 // that runs candidate g's tests from test `from` (as the program does when started
-// with those arguments), with the protocol lines on proto_fd. When the child has
-// ended, its process group is killed and the server writes
+// with those arguments). The child writes its protocol lines to a pipe of its own (its
+// proto_fd), never to the server's stdout, which it has no handle on: the server
+// forwards each whole line it wrote as "#o <line>", so the engine knows them for the
+// child's and nothing the child writes can pass for the server's lines or for another
+// child's; the server is non-dumpable, so that the child cannot open its
+// /proc/<pid>/fd or mem either. When the child has ended, its process group is killed
+// and the server writes
 // "#exit <g> <exit code or -1> <signal or 0> <cpu ns> <max rss KiB> <wall killed 0|1>".
 // The budget bounds the child's wall time (its own timers may be ignored or blocked).
 // A command that cannot be carried out gets "#fail <reason>".
@@ -403,8 +409,9 @@ bool read_cmd(std::string& buf, std::string& line);
 
 long long mono_ns();
 
-// wait_child waits for pid for at most budget_ns, killing its group after that.
-void wait_child(pid_t pid, long long budget_ns, int& status, rusage& ru, bool& killed);
+// wait_child waits for pid for at most budget_ns, killing its group after that, and
+// forwards the lines the child writes to out (non-blocking).
+void wait_child(pid_t pid, long long budget_ns, int out, int& status, rusage& ru, bool& killed);
 
 int serve(Entry (*lookup)(int), bool reap_ns);
 
@@ -590,10 +597,33 @@ long long mono_ns() {
   return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-void wait_child(pid_t pid, long long budget_ns, int& status, rusage& ru, bool& killed) {
+// forward reads what the child wrote to out and writes each whole line as "#o <line>";
+// it returns false at the pipe's end. buf keeps an unfinished line.
+bool forward(int out, std::string& buf) {
+  char tmp[1 << 16];
+  for (;;) {
+    ssize_t r = ::read(out, tmp, sizeof tmp);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) return false;
+    if (r < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
+    size_t from = buf.size();
+    buf.append(tmp, size_t(r));
+    size_t start = 0;
+    for (size_t nl; (nl = buf.find('\n', from)) != std::string::npos; from = start = nl + 1) {
+      std::string o = "#o ";
+      o.append(buf, start, nl + 1 - start);
+      write_all(o);
+    }
+    buf.erase(0, start);
+  }
+}
+
+void wait_child(pid_t pid, long long budget_ns, int out, int& status, rusage& ru, bool& killed) {
   int pfd = int(syscall(SYS_pidfd_open, pid, 0));
   long long deadline = mono_ns() + budget_ns;
   killed = false;
+  std::string buf;
+  bool open = true;
   for (;;) {
     pid_t r = wait4(pid, &status, killed ? 0 : WNOHANG, &ru);
     if (r == pid) break;
@@ -608,18 +638,24 @@ void wait_child(pid_t pid, long long budget_ns, int& status, rusage& ru, bool& k
     }
     int ms = int(std::min<long long>(left / 1000000 + 1, 1000));
     if (pfd >= 0) {
-      pollfd p{pfd, POLLIN, 0};
-      poll(&p, 1, ms);
+      pollfd p[2] = {{pfd, POLLIN, 0}, {out, POLLIN, 0}};
+      poll(p, open ? 2 : 1, ms);
+      if (open && p[1].revents) open = forward(out, buf);
     } else {
+      if (open) open = forward(out, buf);
       usleep(1000);
     }
   }
+  // What is left in the pipe (a process the child left may hold it open: no waiting
+  // for its end); a line cut by the child's death is dropped.
+  if (open) forward(out, buf);
   if (pfd >= 0) ::close(pfd);
 }
 
 int serve(Entry (*lookup)(int), bool reap_ns) {
   // reap_ns only where this process really is the first child of a namespace's init
   if (reap_ns && !(getpid() <= 3 && getppid() == 1)) reap_ns = false;
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   write_all("#ready\n");
   std::string buf, line;
   while (read_cmd(buf, line)) {
@@ -638,17 +674,29 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
     // The processes the previous child left (a fork bomb) are killed but may not all
     // be reaped yet by the namespace's init, and count against the process limits:
     // EAGAIN for a while (up to 5 s) is waited out.
+    int pp[2];
+    if (pipe2(pp, O_CLOEXEC) != 0) {
+      write_all("#fail pipe: " + std::string(strerror(errno)) + "\n");
+      continue;
+    }
     pid_t pid = fork();
     for (int tries = 0; pid < 0 && errno == EAGAIN && tries < 500; tries++) {
       usleep(10000);
       pid = fork();
     }
     if (pid < 0) {
+      ::close(pp[0]);
+      ::close(pp[1]);
       write_all("#fail fork: " + std::string(strerror(errno)) + "\n");
       continue;
     }
     if (pid == 0) {
+      // The child's protocol lines go to its pipe; the server's stdout and commands
+      // are closed here, before the candidate runs.
       ::close(cmd_fd);
+      ::close(pp[0]);
+      if (::dup2(pp[1], proto_fd) < 0) _exit(121);
+      ::close(pp[1]);
       setpgid(0, 0);
       wall_limit = wall;
       cpu_limit = cpu;
@@ -657,10 +705,13 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
       _exit(0);
     }
     setpgid(pid, pid);
+    ::close(pp[1]);
+    fcntl(pp[0], F_SETFL, fcntl(pp[0], F_GETFL) | O_NONBLOCK);
     int status = 0;
     rusage ru{};
     bool killed = false;
-    wait_child(pid, (long long)(budget * 1e9), status, ru, killed);
+    wait_child(pid, (long long)(budget * 1e9), pp[0], status, ru, killed);
+    ::close(pp[0]);
     kill(-pid, SIGKILL);
     if (reap_ns) kill(-1, SIGKILL);
     long long cpu_used = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +

@@ -108,8 +108,8 @@ func (s *server) read() {
 // errServerGone is returned by command when the server ended or had to be killed.
 var errServerGone = errors.New("server gone")
 
-// command runs candidate g from test from, and returns the child's protocol lines and
-// how it ended. overflow is set when its output passed the cap (the server is then
+// command runs candidate g from test from, and returns the lines the child wrote (to
+// its own pipe: see serve in harness.h) and how it ended. overflow is set when its output passed the cap (the server is then
 // killed); an errServerGone error means the server is gone (its outcome tells why).
 func (s *server) command(ctx context.Context, g, from int, wall, cpu, budget time.Duration, stack int64) (lines [][]byte, ex exitInfo, overflow bool, err error) {
 	cmd := fmt.Sprintf("%d %d %.3f %.3f %.3f %d\n", g, from, wall.Seconds(), cpu.Seconds(), budget.Seconds(), stack)
@@ -154,7 +154,11 @@ func (s *server) command(ctx context.Context, g, from int, wall, cpu, budget tim
 				s.proc.Kill()
 				return lines, ex, true, errServerGone
 			}
-			lines = append(lines, l.b)
+			// The child's lines, which the server forwards as "#o <line>"; the
+			// server writes nothing else.
+			if child, ok := bytes.CutPrefix(l.b, []byte("#o ")); ok {
+				lines = append(lines, child)
+			}
 		}
 	}
 }

@@ -1111,9 +1111,14 @@ public final class Runner {
             if (!guarded()) return;
             if (p instanceof RuntimePermission) {
                 String n = p.getName();
-                if (n.equals("setIO") || n.startsWith("exitVM")) {
+                // (native code, loadLibrary, would hold the whole process: fd 1, the
+                // runner's objects)
+                if (n.equals("setIO") || n.startsWith("exitVM") || n.startsWith("loadLibrary.")) {
                     throw new SecurityException(n + " is not allowed");
                 }
+            } else if (p instanceof java.nio.file.LinkPermission) {
+                // a link to /proc/self/fd/1 would pass the path checks of checkWrite
+                throw new SecurityException("creating links is not allowed");
             } else if (p instanceof java.lang.reflect.ReflectPermission && p.getName().equals("suppressAccessChecks")
                     && calledByCandidate()) {
                 throw new SecurityException("setAccessible is not allowed");
@@ -1153,9 +1158,42 @@ public final class Runner {
 
         @Override
         public void checkWrite(String file) {
-            if (guarded() && (file.startsWith("/dev/") || file.startsWith("/proc/"))) {
+            if (guarded() && reachesSpecial(file)) {
                 throw new SecurityException("writing to " + file + " is not allowed");
             }
+        }
+
+        /**
+         * Whether writing file could reach a descriptor of this process (the protocol
+         * stream is fd 1: /proc/self/fd/1, /dev/stdout) or a device: a path under /dev,
+         * /proc or /sys however written ("/./proc", "..", a symbolic link that already
+         * exists: candidates cannot make links), or a file that is not a regular file.
+         */
+        static boolean reachesSpecial(String file) {
+            java.nio.file.Path p;
+            try {
+                p = java.nio.file.Path.of(file).toAbsolutePath().normalize();
+            } catch (RuntimeException e) {
+                return true;
+            }
+            if (special(p)) return true;
+            try {
+                if (special(p.toRealPath())) return true;
+            } catch (java.io.IOException | RuntimeException e) {
+                // no such file (a new one: its directory decides), or a dangling link
+                if (java.nio.file.Files.isSymbolicLink(p)) return true;
+                java.nio.file.Path dir = p.getParent();
+                try {
+                    if (dir != null && special(dir.toRealPath())) return true;
+                } catch (java.io.IOException | RuntimeException e2) {
+                    // no such directory: the write fails anyway
+                }
+            }
+            return java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p);
+        }
+
+        private static boolean special(java.nio.file.Path p) {
+            return p.startsWith("/proc") || p.startsWith("/dev") || p.startsWith("/sys");
         }
 
         @Override
@@ -1180,7 +1218,9 @@ public final class Runner {
         @Override
         public void checkAccess(Thread t) {
             // stop, suspend, interrupt, setPriority...
-            if (guarded() && (t == watchdog || t == mainThread)) {
+            // (the job thread runs the candidates: their own calls on it are theirs, but
+            // a thread a candidate left may not stop or interrupt it under a later one)
+            if (guarded() && (t == watchdog || t == mainThread || t == jobThread && Thread.currentThread() != t)) {
                 throw new SecurityException("modifying the runner's threads is not allowed");
             }
             super.checkAccess(t);

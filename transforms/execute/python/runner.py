@@ -17,7 +17,18 @@ was reached) together with the lines of the candidates before it.
 Per candidate it forks a child that applies the limits, runs the candidate's code and its
 tests, and writes its protocol lines and its progress (the test it is on and since when)
 to memory shared with the server; the server waits for it, kills it when a test runs past
-the wall-time limit, forwards its lines and reports the tests it could not. A child that
+the wall-time limit, checks its lines and forwards them, and reports the tests it could
+not.
+
+Results the candidate cannot forge: the candidate's code runs in the child and can do
+anything the child's reporting code can, so the child holds no handle on the protocol
+stream (fd 1 is /dev/null there, and the server keeps no other copy of it) but only a
+channel of its own, made for it before the fork (a fresh shared memory area and an
+overflow pipe), and the server makes itself non-dumpable so that the child cannot open
+its /proc/<pid>/fd or mem either. The server accepts from that channel exactly one line
+per test the child ran, for the child's own candidate, in the protocol's form; anything
+else (a line for another candidate, a second line for a test, a line that is not the
+child's to write) makes every test of the candidate a sandbox_violation. A child that
 dies of SIGSEGV on the main thread (whose stack is MAIN_STACK) is run again from that
 test on a thread with the job's big stack, for deep recursion through C code.
 
@@ -285,22 +296,24 @@ class Job:
         self.cands = d["cands"]
 
 
-# Opened once: the children's stdin, stdout and stderr, and the protocol stream.
+# Opened once: the children's stdin, stdout and stderr. The protocol stream is fd 1,
+# which only the server writes (a child replaces it with /dev/null).
 NULL_FD = os.open(os.devnull, os.O_RDWR)
 NULL_IN = open(os.devnull, "r")
 NULL_OUT = open(os.devnull, "w")
 NULL_ERR = open(os.devnull, "w")
-PROTO_FD = os.dup(1)
 
 
 def child(job, cand, src, code, name, start, big):
     """Runs in the forked child: runs the candidate's source src (compiling it unless the
     server did: code) and tests from start, on a thread with a stack of job.stack bytes
     if big, else on the main thread. name is its entry function when the server found
-    it. Protocol lines go to OUT in SHARED (or, when they do not fit, to PROTO_FD, a copy
-    of fd 1); the progress goes to SHARED too, where the server watches it."""
+    it. Protocol lines go to OUT in SHARED (or, when they do not fit, down SPILL_W, the
+    child's own pipe to the server); the progress goes to SHARED too, where the server
+    watches it. Both are this child's alone; the server checks what comes of them."""
     ci = cand["c"]
     me = os.getpid()
+    spill = SPILL_W
     getpid = os.getpid
     write = os.write
     setitimer = signal.setitimer
@@ -324,7 +337,7 @@ def child(job, cand, src, code, name, start, big):
             return
         data = SHARED[OUT_AT:OUT_AT + n] + data
         while data:
-            data = data[write(PROTO_FD, data):]
+            data = data[write(spill, data):]
         OUT_LEN.pack_into(SHARED, OUT_LEN_AT, 0)
 
     def emit(obj):
@@ -499,12 +512,93 @@ def reply(line):
     PENDING.extend(b"\n")
 
 
-def take_output():
-    """Moves what the last child wrote to OUT into PENDING."""
+class Reported:
+    """What the children of one candidate have reported so far."""
+
+    def __init__(self, ntests):
+        self.tests = bytearray(ntests)  # 1 for each test with its line
+        self.compiled = False  # a compile line came
+        self.compile_error = False
+        self.violation = None  # why the candidate's lines were refused
+
+
+# The keys and statuses of the lines a child writes (see child); cpu_ns and wall_ns
+# are int64 on the engine's side.
+CHILD_KEYS = frozenset(("c", "t", "s", "v", "e", "cpu_ns", "wall_ns", "compile", "msg"))
+CHILD_STATUSES = frozenset(("ok", "exception", "memory_limit", "output_limit", "infra_error"))
+INT64 = 1 << 63
+
+
+def _no_constant(name):
+    raise ValueError("a bare " + name)
+
+
+class _Checking(_Decoding):
+    # NaN and Infinity are not JSON: the engine would drop the whole line.
+    parse_constant = staticmethod(_no_constant)
+
+
+_check_scan = _json.make_scanner(_Checking())
+
+
+def check_line(raw, ci, start, ntests, rep):
+    """Returns why raw (a line a child of candidate ci, run from test start, wrote) is
+    not one its harness writes, or None and notes it in rep. Every key is checked as
+    the engine reads it (exact names: Go's decoder matches them case-insensitively)."""
+    try:
+        s = raw.decode()
+        d, end = _check_scan(s, 0)
+    except (UnicodeDecodeError, StopIteration, ValueError, SystemError, RecursionError):
+        return "a line that is not JSON"
+    if end != len(s) or type(d) is not dict or not d.keys() <= CHILD_KEYS:
+        return "a line that is not a protocol object"
+    c = d.get("c")
+    if type(c) is not int or c != ci:
+        return "a line for candidate %r" % (c,)
+    for k in ("cpu_ns", "wall_ns"):
+        if k in d and (type(d[k]) is not int or not 0 <= d[k] < INT64):
+            return "a bad " + k
+    for k in ("s", "e", "msg", "compile"):
+        if k in d and type(d[k]) is not str:
+            return "a bad " + k
+    t = d.get("t")
+    if t is not None:
+        if type(t) is not int or not start <= t < ntests or "compile" in d:
+            return "a line for test %r" % (t,)
+        if rep.tests[t]:
+            return "a second line for test %d" % t
+        if d.get("s") not in CHILD_STATUSES:
+            return "a line with status %r" % (d.get("s"),)
+        rep.tests[t] = 1
+        return None
+    comp = d.get("compile")
+    if comp not in ("ok", "error") or rep.compiled or start > 0:
+        return "a line that is not the child's to write"
+    rep.compiled = True
+    rep.compile_error = comp == "error"
+    return None
+
+
+def take_output(ci, start, ntests, rep, spilled):
+    """Checks what the last child wrote (spilled, the bytes read from its pipe, then its
+    OUT) and moves the lines it may write into PENDING. A line cut at the end (the child
+    died writing it) is dropped; a line it may not write refuses the candidate's lines
+    (rep.violation), and the rest of them."""
     n = OUT_LEN.unpack_from(SHARED, OUT_LEN_AT)[0]
     if n:
-        PENDING.extend(SHARED[OUT_AT:OUT_AT + n])
+        spilled.append(SHARED[OUT_AT:OUT_AT + n])
         OUT_LEN.pack_into(SHARED, OUT_LEN_AT, 0)
+    if rep.violation is not None or not spilled:
+        return
+    lines = b"".join(spilled).split(b"\n")
+    lines.pop()  # "" after the last newline, or a cut line
+    for raw in lines:
+        why = check_line(raw, ci, start, ntests, rep)
+        if why is not None:
+            rep.violation = why
+            return
+        PENDING.extend(raw)
+        PENDING.extend(b"\n")
 
 
 def flush():
@@ -521,10 +615,14 @@ TIMEOUT_SIGNALS = {signal.SIGALRM, signal.SIGPROF, signal.SIGXCPU, signal.SIGVTA
 STACK_SIGNALS = {signal.SIGSEGV, signal.SIGBUS}
 
 
-# SHARED is shared with the children: the progress (the test a child is on and when it
-# began it) and OUT, the protocol lines the child wrote (a length, then the bytes).
+# SHARED is shared with one child: the progress (the test it is on and when it began
+# it) and OUT, the protocol lines it wrote (a length, then the bytes). Each child gets
+# a new one (new_channel), so that a process an earlier candidate left behind cannot
+# write into a later one's; SPILL_W is the write end of the child's pipe for lines
+# that do not fit in OUT.
 SHARED_SIZE = 64 << 10
 SHARED = mmap.mmap(-1, SHARED_SIZE)
+SPILL_W = -1
 PROGRESS = struct.Struct("qd")
 OUT_LEN = struct.Struct("q")
 OUT_LEN_AT = PROGRESS.size
@@ -539,16 +637,40 @@ def get_progress():
     return PROGRESS.unpack_from(SHARED, 0)
 
 
-def wait_child(pid, wall):
+def new_channel():
+    """Gives the next child a SHARED of its own and a pipe (SPILL_W); returns the read
+    end, non-blocking (a process the child left may hold the write end open)."""
+    global SHARED, SPILL_W
+    SHARED.close()
+    SHARED = mmap.mmap(-1, SHARED_SIZE)
+    r, SPILL_W = os.pipe2(os.O_CLOEXEC)
+    os.set_blocking(r, False)
+    return r
+
+
+def read_spill(fd, spilled):
+    """Reads what is in the child's pipe now; returns False at its end."""
+    while True:
+        try:
+            b = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not b:
+            return False
+        spilled.append(b)
+
+
+def wait_child(pid, wall, spill, spilled):
     """Waits for the child, killing it when a test runs past wall (plus a grace
-    second: the child's own interval timers should stop it first). Returns
-    (status, killed)."""
+    second: the child's own interval timers should stop it first), and reads its pipe
+    spill into spilled meanwhile. Returns (status, killed)."""
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pidfd = None
     killed = False
     pause = 0.0005
+    fds = [spill] if pidfd is None else [pidfd, spill]
     try:
         while True:
             _, since = get_progress()
@@ -558,10 +680,14 @@ def wait_child(pid, wall):
                 killed = True
                 break
             if pidfd is not None:
-                ready, _, _ = select.select([pidfd], [], [], left)
-                if ready:
+                ready, _, _ = select.select(fds, [], [], left)
+                if spill in ready and not read_spill(spill, spilled):
+                    fds = [pidfd]
+                if pidfd in ready:
                     break
             else:
+                if spill in fds and not read_spill(spill, spilled):
+                    fds = []
                 done, status = os.waitpid(pid, os.WNOHANG)
                 if done:
                     return status, killed
@@ -690,28 +816,46 @@ def run_candidate(job, cand, prepared):
     reply('{"c":%d}' % ci)
     start = 0
     big = False
+    rep = Reported(ntests)
     while True:
         flush()
+        spill = new_channel()
         set_progress(start)
         gc.freeze()  # the child's collector leaves the server's objects alone
         pid = os.fork()
         if pid == 0:
             rc = 0
             try:
+                os.close(spill)
                 os.setpgid(0, 0)  # so that what the candidate forks can be killed with it
                 child(job, cand, src, code, name, start, big)
             except BaseException:
                 rc = 3
             finally:
                 os._exit(rc)
-        status, killed = wait_child(pid, wall)
+        os.close(SPILL_W)
+        spilled = []
+        status, killed = wait_child(pid, wall, spill, spilled)
         try:
             os.killpg(pid, signal.SIGKILL)  # processes the candidate forked
         except OSError:
             pass
-        take_output()
-        cur, _ = get_progress()
-        if cur >= ntests:
+        read_spill(spill, spilled)
+        os.close(spill)
+        take_output(ci, start, ntests, rep, spilled)
+        if rep.violation is not None:
+            # Every test of the candidate: those already forwarded get a second line,
+            # which the engine also takes as a violation.
+            msg = quote("forged protocol output: " + rep.violation)
+            for t in range(ntests):
+                reply('{"c":%d,"t":%d,"s":"sandbox_violation","e":%s}' % (ci, t, msg))
+            break
+        if rep.compile_error:
+            break
+        # The test the child stopped on: the first from start without a line (the
+        # progress in SHARED is the candidate's to change).
+        cur = rep.tests.find(0, start)
+        if cur < 0:
             break
         # The child stopped on test cur.
         if (not big and job.stack > 0 and not killed and os.WIFSIGNALED(status)
@@ -747,8 +891,22 @@ def run_candidate(job, cand, prepared):
 MAIN_STACK = 8 << 20
 
 
+def make_nondumpable():
+    """prctl(PR_SET_DUMPABLE, 0): a process of the server's user may then not open its
+    /proc/<pid>/fd (its stdout, the protocol stream) or /proc/<pid>/mem. The children
+    inherit it. Through _ctypes, not ctypes, whose import costs a few milliseconds."""
+    try:
+        import _ctypes
+        prctl = _ctypes.dlsym(_ctypes.dlopen(None, 0), "prctl")
+        if _ctypes.call_function(prctl, (4, 0, 0, 0, 0)) != 0:  # PR_SET_DUMPABLE
+            raise OSError("prctl failed")
+    except (ImportError, OSError, AttributeError) as e:
+        sys.stderr.write("runner: cannot make the server non-dumpable: %s\n" % e)
+
+
 def main():
     global REAP
+    make_nondumpable()
     args = sys.argv[1:]
     try:
         soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
