@@ -73,6 +73,9 @@ type ResultRow struct {
 	ProgramStatus string `parquet:"program_status"`
 	Match         bool   `parquet:"match"`
 	LangDependent bool   `parquet:"lang_dependent"`
+	// Nondeterministic marks a test on which two runs of a gold disagreed (fidelity
+	// cause nondeterministic): left out of CA and pass in every subset, and counted.
+	Nondeterministic bool `parquet:"nondeterministic"`
 }
 
 // ScoreRow is one aggregate figure, in long format.

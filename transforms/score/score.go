@@ -55,7 +55,27 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 	accs := map[group]map[string]*problemAcc{}
 	oracleFailures := map[group]int{}
 	samples := map[group]map[string]map[int32]*problemAcc{} // problem -> sample -> acc
+	nondet := map[group]int{}
 	for _, r := range rows {
+		if r.Nondeterministic {
+			// a gold that disagrees with itself is no oracle: left out, counted
+			if r.Sample == 0 {
+				for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
+					if subset == SubsetLangIndependent && r.LangDependent {
+						continue
+					}
+					g := group{r.Oracle, subset}
+					nondet[g]++
+					if accs[g] == nil {
+						accs[g] = map[string]*problemAcc{}
+					}
+					if accs[g][r.ProblemID] == nil {
+						accs[g][r.ProblemID] = &problemAcc{programStatus: r.ProgramStatus}
+					}
+				}
+			}
+			continue
+		}
 		for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
 			if (subset == SubsetLangIndependent && r.LangDependent) || r.OracleStatus != schemas.StatusOK {
 				continue
@@ -173,6 +193,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		emit("problems", float64(n), n)
 		emit("tests", float64(tests), tests)
 		emit("oracle_failures", float64(oracleFailures[g]), oracleFailures[g])
+		if nondet[g] > 0 {
+			emit("nondeterministic_tests", float64(nondet[g]), nondet[g])
+		}
 		names := make([]string, 0, len(statuses))
 		for s := range statuses {
 			names = append(names, s)

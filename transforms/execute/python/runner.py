@@ -283,6 +283,8 @@ class Job:
         self.void = parse_type(d["returns"])[0] == "void"
         self.max_out = int(d.get("max_out") or (1 << 20))
         self.cands = d["cands"]
+        # seed (Batch.Seed): the children reseed random with it; 0 keeps the server's state
+        self.seed = int(d.get("seed") or 0)
 
 
 # Opened once: the children's stdin, stdout and stderr, and the protocol stream.
@@ -300,6 +302,8 @@ def child(job, cand, src, code, name, start, big):
     it. Protocol lines go to OUT in SHARED (or, when they do not fit, to PROTO_FD, a copy
     of fd 1); the progress goes to SHARED too, where the server watches it."""
     ci = cand["c"]
+    if job.seed:
+        random.seed(job.seed)
     me = os.getpid()
     getpid = os.getpid
     write = os.write
