@@ -213,6 +213,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		errRow("evaluate", "", "bad return type", retErr.Error())
 		return out
 	}
+	var unsignedWidth uint // the C++ gold's unsigned return type, for MatchCppConversions
+	if f, ok := p.Function(schemas.Cpp); ok {
+		unsignedWidth = values.CppUnsignedWidth(f.Signature)
+	}
 	for _, task := range it.Tasks {
 		for _, tr := range e.Translators {
 			if !translate.Supports(tr, task.SrcLang, task.TgtLang) {
@@ -252,6 +256,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 						}
 						row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
 							values.Equal(ret, row.Expected, row.Actual, e.Tolerance)
+						row.MatchCppConversions = row.Match
+						if !row.Match && task.TgtLang == schemas.Cpp && o.name == score.OracleTargetGold &&
+							row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK {
+							row.MatchCppConversions = values.CppConvertedEqual(unsignedWidth, ret, row.Expected, row.Actual, e.Tolerance)
+						}
 						out.Results = append(out.Results, row)
 					}
 				}

@@ -43,6 +43,7 @@ const NoTranslation = "no_translation"
 
 type problemAcc struct {
 	tests, matched int
+	matchedConv    int // under the C++ scripts' conversions (MatchCppConversions)
 	programStatus  string
 }
 
@@ -121,6 +122,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			if r.Match {
 				pa.matched++
 			}
+			if r.MatchCppConversions {
+				pa.matchedConv++
+			}
 		}
 	}
 	groups := make([]group, 0, len(accs))
@@ -141,7 +145,7 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 				Metric: metric, Value: v, N: int64(n)})
 		}
 		var perProblem []float64
-		tests, matched, passed := 0, 0, 0
+		tests, matched, passed, passedConv := 0, 0, 0, 0
 		statuses := map[string]int{}
 		for _, pa := range accs[g] {
 			statuses[pa.programStatus]++
@@ -155,6 +159,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			if pa.matched == pa.tests {
 				passed++
 			}
+			if pa.matchedConv == pa.tests {
+				passedConv++
+			}
 		}
 		n := len(perProblem)
 		if tests > 0 {
@@ -165,6 +172,10 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("ca_median", stats.Median(perProblem), n)
 			emit("ca_std", stats.Std(perProblem), n)
 			emit("pass_rate", float64(passed)/float64(n), n)
+			if g.oracle == OracleTargetGold && k.TgtLang == schemas.Cpp {
+				// the C++ scripts' convention beside ours (docs/SCHEMAS.md)
+				emit("pass_rate_cpp_conversions", float64(passedConv)/float64(n), n)
+			}
 		}
 		anyOf, allOf, maxN := 0, 0, 0
 		for _, bySample := range samples[g] {
