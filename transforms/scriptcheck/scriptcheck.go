@@ -183,6 +183,11 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 		}
 		return "script passes, ours fails: " + ours.Cause
 	case !script.Pass() && ours.Pass:
+		if !script.Ran && strings.HasPrefix(script.Detail, "NameError") {
+			// our runner's prelude imports typing, math, collections... (as TRACE's
+			// harness does); the TransCoder script imports only what its gold needs
+			return "script lacks an import our prelude gives: " + script.Detail
+		}
 		if !script.Ran {
 			return "script did not finish: " + script.Status + " " + script.Detail
 		}

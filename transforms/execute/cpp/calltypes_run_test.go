@@ -54,7 +54,6 @@ func TestGoldCallTypesRun(t *testing.T) {
 				"int f(vector<vector<int>>& g) { return g.size() + g[0].size() - 1; }":       true,
 				"int f(const vector<vector<int>>& g) { return g.size() + g[0].size() - 1; }": true,
 				"int f(vector<vector<int>> g) { return g.size() + g[0].size() - 1; }":        true,
-				"int f(vector<vector<long>>& g) { return g.size() + g[0].size() - 1; }":      false,
 			}},
 		{"int f_gold ( const string & s )", []string{"string"}, "int", `["abcd"]`, "4",
 			map[string]bool{
