@@ -40,6 +40,7 @@ func main() {
 	lang := flag.String("lang", schemas.Python, "target language (python)")
 	limit := flag.Int("limit", 0, "at most this many problems (0 = all)")
 	parallel := flag.Int("workers", 2, "engine calls at once per language")
+	only := flag.String("problems", "", "comma-separated problem ids to check (default: all)")
 	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
 	flag.Parse()
 	if *lang != schemas.Python {
@@ -90,6 +91,9 @@ func main() {
 		if *limit > 0 && n >= *limit {
 			break
 		}
+		if *only != "" && !strings.Contains(","+*only+",", ","+p.ID+",") {
+			continue
+		}
 		raw, err := os.ReadFile(filepath.Join(*dir, "testscript", *lang, p.ID+"."+ext))
 		if err != nil {
 			continue // no script for this problem
@@ -134,6 +138,14 @@ func main() {
 				rs := rows[t.Translator+"|"+t.SrcLang]
 				ours := scriptcheck.OurVerdict(rs)
 				cause := scriptcheck.Cause(so, ours, rs)
+				if so.Pass() && !ours.Pass && t.Status == schemas.TranslationOK {
+					filled, _ := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry)
+					if iso, ok := scriptcheck.IsolatePython(filled); ok {
+						if o, err := run.RunPython(ctx, iso); err == nil && !o.Pass() {
+							cause = scriptcheck.CauseMutation
+						}
+					}
+				}
 				mu.Lock()
 				a := perModel[t.Translator]
 				if a == nil {

@@ -198,3 +198,21 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 	}
 	return ""
 }
+
+// pyCompare is the comparison of TransCoder-test's Python scripts.
+const pyCompare = "f_filled(*parameters_set) == f_gold(*parameters_set)"
+
+// IsolatePython gives f_filled and f_gold each its own deep copy of the arguments, so
+// that a candidate that mutates an argument cannot change what the gold then reads.
+// ok is false when the script does not have the usual comparison.
+func IsolatePython(filled string) (string, bool) {
+	if !strings.Contains(filled, pyCompare) {
+		return filled, false
+	}
+	iso := "f_filled(*__import__('copy').deepcopy(parameters_set)) == f_gold(*__import__('copy').deepcopy(parameters_set))"
+	return strings.Replace(filled, pyCompare, iso, 1), true
+}
+
+// CauseMutation is the cause of a script that passes only because the candidate
+// mutated an argument that the gold then read (it fails with the arguments copied).
+const CauseMutation = "script passes only because the candidate mutates the argument the gold then reads"

@@ -96,3 +96,42 @@ func TestOurVerdict(t *testing.T) {
 		t.Errorf("%+v: want a value failure", v)
 	}
 }
+
+// TestIsolatePython: a candidate that sorts the whole list in place passes the script
+// (the gold then reads the sorted list) and fails once each gets its own copy.
+func TestIsolatePython(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	script := `def f_gold ( arr , n ) :
+    arr = sorted(arr[:n])
+    return arr[0]
+
+
+#TOFILL
+
+if __name__ == '__main__':
+    param = [([3, 2, 1], 2,), ([5, 9, 1], 3,)]
+    n_success = 0
+    for i, parameters_set in enumerate(param):
+        if f_filled(*parameters_set) == f_gold(*parameters_set):
+            n_success+=1
+    print("#Results: %i, %i" % (n_success, len(param)))
+`
+	filled, err := FillPython(script, "", "def f(arr, n):\n    arr.sort()\n    return arr[0]\n", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Runner{}.RunPython(context.Background(), filled)
+	if err != nil || !o.Pass() {
+		t.Fatalf("as the benchmark runs it: %+v %v, want a pass", o, err)
+	}
+	iso, ok := IsolatePython(filled)
+	if !ok {
+		t.Fatal("comparison not found")
+	}
+	o, err = Runner{}.RunPython(context.Background(), iso)
+	if err != nil || o.Passed != 1 || o.Total != 2 {
+		t.Fatalf("isolated: %+v %v, want 1 of 2", o, err)
+	}
+}
