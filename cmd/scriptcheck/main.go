@@ -138,11 +138,15 @@ func main() {
 				rs := rows[t.Translator+"|"+t.SrcLang]
 				ours := scriptcheck.OurVerdict(rs)
 				cause := scriptcheck.Cause(so, ours, rs)
-				if so.Pass() && !ours.Pass && t.Status == schemas.TranslationOK {
+				if so.Pass() != ours.Pass && so.Ran && t.Status == schemas.TranslationOK {
+					// does the script's verdict change when each function gets its own copy?
 					filled, _ := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry)
 					if iso, ok := scriptcheck.IsolatePython(filled); ok {
-						if o, err := run.RunPython(ctx, iso); err == nil && !o.Pass() {
+						if o, err := run.RunPython(ctx, iso); err == nil && o.Pass() != so.Pass() {
 							cause = scriptcheck.CauseMutation
+							if !so.Pass() {
+								cause = scriptcheck.CauseMutationFails
+							}
 						}
 					}
 				}

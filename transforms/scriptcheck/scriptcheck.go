@@ -216,3 +216,7 @@ func IsolatePython(filled string) (string, bool) {
 // CauseMutation is the cause of a script that passes only because the candidate
 // mutated an argument that the gold then read (it fails with the arguments copied).
 const CauseMutation = "script passes only because the candidate mutates the argument the gold then reads"
+
+// CauseMutationFails is the converse: the script fails only because the candidate
+// mutated an argument (reversed a list in place) that the gold then read.
+const CauseMutationFails = "script fails only because the candidate mutates the argument the gold then reads"
