@@ -73,6 +73,14 @@ type ResultRow struct {
 	ProgramStatus string `parquet:"program_status"`
 	Match         bool   `parquet:"match"`
 	LangDependent bool   `parquet:"lang_dependent"`
+	// Nondeterministic marks a test on which two runs of a gold disagreed (fidelity
+	// cause nondeterministic): left out of CA and pass in every subset, and counted.
+	Nondeterministic bool `parquet:"nondeterministic"`
+	// MatchCppConversions is Match under the C++ scripts' convention (f_filled(...)
+	// == f_gold(...) after the usual arithmetic conversions: an int -1 equals an
+	// unsigned 4294967295); it differs from Match only on target-gold rows into C++
+	// whose gold returns an unsigned type.
+	MatchCppConversions bool `parquet:"match_cpp_conversions"`
 }
 
 // ScoreRow is one aggregate figure, in long format.

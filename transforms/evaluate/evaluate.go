@@ -15,7 +15,6 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
-	"transmute/transforms/execute/cpp"
 	"transmute/transforms/fidelity"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
@@ -140,8 +139,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		}
 	}
 
-	// 2. One batch per language: its gold function plus every translation into it.
-	results := map[string]execute.Result{} // program id -> result
+	// 2. The golds (twice each), then the distinct translations (see schedule.go).
 	langs := map[string]bool{}
 	for _, f := range p.Functions {
 		langs[f.Lang] = true
@@ -156,51 +154,13 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		langList = append(langList, l)
 	}
 	sort.Strings(langList)
-	for _, lang := range langList {
-		b := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: e.Limits}
-		if f, ok := p.Function(lang); ok && lang == schemas.Cpp && e.CppArgs == CppArgsGold {
-			b.CallTypes = cpp.GoldCallTypes(f.Signature)
-		}
-		type meta struct{ role, translator, id string }
-		var metas []meta
-		if f, ok := p.Function(lang); ok {
-			b.Candidates = append(b.Candidates, execute.Candidate{ID: GoldID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name})
-			metas = append(metas, meta{"gold", "", GoldID(lang)})
-		}
-		for _, x := range all {
-			if x.dir.tgt == lang && x.tr.Status == schemas.TranslationOK {
-				b.Candidates = append(b.Candidates, execute.Candidate{ID: x.id, Code: x.tr.Code, Imports: x.tr.Imports, Entry: x.tr.Entry})
-				metas = append(metas, meta{"translation", x.translator, x.id})
-			}
-		}
-		if len(b.Candidates) == 0 {
-			continue
-		}
-		eng := e.Engines[lang]
-		if eng == nil {
-			errRow("execute", lang, "no engine", "no execution engine for "+lang)
-			continue
-		}
-		res, err := eng.Run(ctx, b)
-		if err != nil || len(res) != len(b.Candidates) {
-			if err == nil {
-				err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
-			}
-			errRow("execute", lang, "engine failure", err.Error())
-			res = make([]execute.Result, len(b.Candidates))
-			for i, c := range b.Candidates {
-				res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
-				for _, t := range p.Tests {
-					res[i].Tests = append(res[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusInfraError})
-				}
-			}
-		}
-		for i, r := range res {
-			m := metas[i]
-			results[m.id] = r
-			out.Executions = append(out.Executions, executionRows(e.Run, p, lang, m.role, m.translator, m.id, r)...)
-		}
+	ran := e.execute(ctx, p, all, langList)
+	results := ran.results
+	out.Executions = ran.rows
+	for _, x := range ran.errs {
+		errRow("execute", x.lang, x.reason, x.detail)
 	}
+	ret, retErr := values.ParseType(p.Returns)
 
 	// 3. Harness fidelity: compare the golds across languages, mark language-dependent tests.
 	var golds []fidelity.Gold
@@ -233,6 +193,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 	fid, _ := fidelity.Compare(e.Run, p, golds, e.Tolerance)
 	e.probeSignedModulo(ctx, p, golds, fid)
 	dep := fidelity.Propagate(fid)
+	var nondet map[int32]bool
+	if retErr == nil {
+		var ndRows []schemas.FidelityRow
+		nondet, ndRows = nondeterministic(e.Run, p, ret, e.Tolerance, results, ran.reruns)
+		fid = append(fid, ndRows...)
+	}
 	out.Fidelity = fid
 	out.Problem.Tests = append([]schemas.Test(nil), p.Tests...)
 	for i := range out.Problem.Tests {
@@ -243,10 +209,13 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 	}
 
 	// 4. Compare translations with both oracles, once per task (per corpus).
-	ret, err := values.ParseType(p.Returns)
-	if err != nil {
-		errRow("evaluate", "", "bad return type", err.Error())
+	if retErr != nil {
+		errRow("evaluate", "", "bad return type", retErr.Error())
 		return out
+	}
+	var unsignedWidth uint // the C++ gold's unsigned return type, for MatchCppConversions
+	if f, ok := p.Function(schemas.Cpp); ok {
+		unsignedWidth = values.CppUnsignedWidth(f.Signature)
 	}
 	for _, task := range it.Tasks {
 		for _, tr := range e.Translators {
@@ -273,7 +242,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 						row := schemas.ResultRow{Run: e.Run, Translator: tr.Name(), ProblemID: p.ID, Corpus: task.Corpus,
 							SrcLang: task.SrcLang, TgtLang: task.TgtLang, Sample: x.tr.Sample, Oracle: o.name,
 							TestIndex: t.Index, LangDependent: t.LangDependent, ProgramStatus: progStatus,
-							Status: score.NoTranslation}
+							Status: score.NoTranslation, Nondeterministic: nondet[t.Index]}
 						if ti < len(gold.Tests) {
 							row.OracleStatus = gold.Tests[ti].Status
 							row.Expected = gold.Tests[ti].Output
@@ -287,6 +256,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 						}
 						row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
 							values.Equal(ret, row.Expected, row.Actual, e.Tolerance)
+						row.MatchCppConversions = row.Match
+						if !row.Match && task.TgtLang == schemas.Cpp && o.name == score.OracleTargetGold &&
+							row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK {
+							row.MatchCppConversions = values.CppConvertedEqual(unsignedWidth, ret, row.Expected, row.Actual, e.Tolerance)
+						}
 						out.Results = append(out.Results, row)
 					}
 				}

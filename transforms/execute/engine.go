@@ -57,6 +57,12 @@ type Batch struct {
 	// error, as in the benchmark. Nil, or an empty entry, lets the harness adapt the
 	// argument to whatever the candidate takes (the default). Other engines ignore it.
 	CallTypes []string
+	// Seed, when not 0, reseeds the language's default random generator before each
+	// candidate (Python's random, C++'s rand), so that a second run of a program with
+	// another seed shows whether its outputs depend on it. Java has no global seed
+	// (new Random() and Math.random() draw theirs from the clock). 0 leaves the
+	// engines' default state.
+	Seed int64
 }
 
 // TestResult is the outcome of one test of one candidate.

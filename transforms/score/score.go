@@ -43,6 +43,7 @@ const NoTranslation = "no_translation"
 
 type problemAcc struct {
 	tests, matched int
+	matchedConv    int // under the C++ scripts' conversions (MatchCppConversions)
 	programStatus  string
 }
 
@@ -55,7 +56,27 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 	accs := map[group]map[string]*problemAcc{}
 	oracleFailures := map[group]int{}
 	samples := map[group]map[string]map[int32]*problemAcc{} // problem -> sample -> acc
+	nondet := map[group]int{}
 	for _, r := range rows {
+		if r.Nondeterministic {
+			// a gold that disagrees with itself is no oracle: left out, counted
+			if r.Sample == 0 {
+				for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
+					if subset == SubsetLangIndependent && r.LangDependent {
+						continue
+					}
+					g := group{r.Oracle, subset}
+					nondet[g]++
+					if accs[g] == nil {
+						accs[g] = map[string]*problemAcc{}
+					}
+					if accs[g][r.ProblemID] == nil {
+						accs[g][r.ProblemID] = &problemAcc{programStatus: r.ProgramStatus}
+					}
+				}
+			}
+			continue
+		}
 		for _, subset := range []string{SubsetAll, SubsetLangIndependent} {
 			if (subset == SubsetLangIndependent && r.LangDependent) || r.OracleStatus != schemas.StatusOK {
 				continue
@@ -101,6 +122,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			if r.Match {
 				pa.matched++
 			}
+			if r.MatchCppConversions {
+				pa.matchedConv++
+			}
 		}
 	}
 	groups := make([]group, 0, len(accs))
@@ -121,7 +145,7 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 				Metric: metric, Value: v, N: int64(n)})
 		}
 		var perProblem []float64
-		tests, matched, passed := 0, 0, 0
+		tests, matched, passed, passedConv := 0, 0, 0, 0
 		statuses := map[string]int{}
 		for _, pa := range accs[g] {
 			statuses[pa.programStatus]++
@@ -135,6 +159,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			if pa.matched == pa.tests {
 				passed++
 			}
+			if pa.matchedConv == pa.tests {
+				passedConv++
+			}
 		}
 		n := len(perProblem)
 		if tests > 0 {
@@ -145,6 +172,10 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("ca_median", stats.Median(perProblem), n)
 			emit("ca_std", stats.Std(perProblem), n)
 			emit("pass_rate", float64(passed)/float64(n), n)
+			if g.oracle == OracleTargetGold && k.TgtLang == schemas.Cpp {
+				// the C++ scripts' convention beside ours (docs/SCHEMAS.md)
+				emit("pass_rate_cpp_conversions", float64(passedConv)/float64(n), n)
+			}
 		}
 		anyOf, allOf, maxN := 0, 0, 0
 		for _, bySample := range samples[g] {
@@ -173,6 +204,9 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		emit("problems", float64(n), n)
 		emit("tests", float64(tests), tests)
 		emit("oracle_failures", float64(oracleFailures[g]), oracleFailures[g])
+		if nondet[g] > 0 {
+			emit("nondeterministic_tests", float64(nondet[g]), nondet[g])
+		}
 		names := make([]string, 0, len(statuses))
 		for s := range statuses {
 			names = append(names, s)

@@ -181,3 +181,24 @@ func TestCASamples(t *testing.T) {
 		}
 	}
 }
+
+// TestPassRateCppConversions: a C++ translation whose int -1 the scripts' unsigned
+// comparison accepts fails pass_rate and passes pass_rate_cpp_conversions.
+func TestPassRateCppConversions(t *testing.T) {
+	k := Key{Translator: "m", Corpus: "c", SrcLang: "java", TgtLang: "cpp"}
+	row := func(pid string, ti int32, match, conv bool) schemas.ResultRow {
+		return schemas.ResultRow{Translator: "m", Corpus: "c", SrcLang: "java", TgtLang: "cpp", ProblemID: pid,
+			Oracle: OracleTargetGold, TestIndex: ti, Status: "ok", OracleStatus: "ok", ProgramStatus: "ok",
+			Match: match, MatchCppConversions: conv}
+	}
+	rows := []schemas.ResultRow{row("A", 0, true, true), row("A", 1, false, true), row("B", 0, true, true)}
+	got := map[string]float64{}
+	for _, s := range CA("r", k, rows) {
+		if s.Subset == SubsetAll {
+			got[s.Metric] = s.Value
+		}
+	}
+	if got["pass_rate"] != 0.5 || got["pass_rate_cpp_conversions"] != 1 {
+		t.Errorf("pass_rate %v, pass_rate_cpp_conversions %v; want 0.5, 1", got["pass_rate"], got["pass_rate_cpp_conversions"])
+	}
+}

@@ -67,6 +67,13 @@ func equal(t Type, a, b any, tol Tolerance) bool {
 		}
 		return FloatsClose(fa, fb, tol)
 	case Int, Long:
+		fa, nfa := nonFinite(a)
+		fb, nfb := nonFinite(b)
+		if nfa || nfb {
+			// the same non-finite value agrees (NaN with NaN), as a script comparing
+			// the two floats' printed forms would see
+			return nfa && nfb && FloatsClose(fa, fb, tol)
+		}
 		ia, err1 := toInt(a)
 		ib, err2 := toInt(b)
 		return err1 == nil && err2 == nil && ia.Cmp(ib) == 0

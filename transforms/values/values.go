@@ -186,6 +186,13 @@ func canon(b *strings.Builder, t Type, v any) error {
 	}
 	switch t.Base {
 	case Int, Long:
+		if f, ok := nonFinite(v); ok {
+			// A function declared integer that returns a non-finite float (Python's
+			// inf where the gold's int overflows): kept as the float's canonical
+			// string, so that two programs returning the same one agree.
+			b.WriteString(FormatFloat(f))
+			return nil
+		}
 		n, err := toInt(v)
 		if err != nil {
 			return fmt.Errorf("want %s: %v", t, err)
@@ -300,6 +307,24 @@ func toInt(v any) (*big.Int, error) {
 		}
 	}
 	return nil, fmt.Errorf("not an integer: %s", describe(v))
+}
+
+// nonFinite reports whether v is a non-finite float (a string "NaN", "Infinity",
+// "-Infinity" or their C/Python spellings, or a number literal that overflows a
+// float64, such as 1e999) and which.
+func nonFinite(v any) (float64, bool) {
+	switch x := v.(type) {
+	case string:
+		f, err := toFloat(x)
+		return f, err == nil && (math.IsInf(f, 0) || math.IsNaN(f))
+	case json.Number:
+		if _, ok := new(big.Int).SetString(string(x), 10); ok {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		return f, math.IsInf(f, 0) && err != nil
+	}
+	return 0, false
 }
 
 func toFloat(v any) (float64, error) {

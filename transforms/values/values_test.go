@@ -12,8 +12,11 @@ func TestCanonicalIntegers(t *testing.T) {
 		{"int", "3.0", "3", ""},
 		{"int", `"a"`, "97", ""}, // a char used as an integer
 		{"int", "3.5", "", "not an integer"},
-		// Python's float('inf') where Java returns Integer.MAX_VALUE
-		{"int", `"Infinity"`, "", "non-finite float (Infinity)"},
+		// Python's float('inf') where Java returns Integer.MAX_VALUE: kept, as the
+		// float's canonical string (issue 24), so that two such programs agree
+		{"int", `"Infinity"`, `"Infinity"`, ""},
+		{"long", `"-inf"`, `"-Infinity"`, ""},
+		{"int", `"nan"`, `"NaN"`, ""},
 		{"int", `"abc"`, "", "a string"},
 	} {
 		got, err := Canonical(MustParseType(c.typ), c.raw)
@@ -75,5 +78,29 @@ func TestThreeDims(t *testing.T) {
 	}
 	if Equal(typ, want, `[[[1,2],[]],[],[[-3],[97,9007199254740992]]]`, DefaultTolerance) {
 		t.Errorf("Equal: integers are compared loosely")
+	}
+}
+
+// TestNonFiniteIntegers: under an integer return type, the same non-finite value
+// agrees (NaN with NaN), and a non-finite value never equals an integer.
+func TestNonFiniteIntegers(t *testing.T) {
+	for _, c := range []struct {
+		typ, a, b string
+		want      bool
+	}{
+		{"int", `"Infinity"`, `"Infinity"`, true},
+		{"int", `"Infinity"`, `"inf"`, true},
+		{"long", `"NaN"`, `"nan"`, true},
+		{"int", `"Infinity"`, `"-Infinity"`, false},
+		{"int", `"NaN"`, `"Infinity"`, false},
+		{"int", `"Infinity"`, "2147483647", false},
+		{"long", "9223372036854775807", `"Infinity"`, false},
+		{"int", "7", "7", true},
+		{"int[]", `[1,"Infinity"]`, `[1,"Infinity"]`, true},
+		{"int[]", `[1,"Infinity"]`, `[1,2]`, false},
+	} {
+		if got := Equal(MustParseType(c.typ), c.a, c.b, DefaultTolerance); got != c.want {
+			t.Errorf("%s: Equal(%s, %s) = %v, want %v", c.typ, c.a, c.b, got, c.want)
+		}
 	}
 }

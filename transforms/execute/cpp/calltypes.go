@@ -114,8 +114,15 @@ func callType(p string) string {
 		b.WriteString(tok)
 		prevWord = isWord
 	}
+	out := b.String()
 	if dims == 1 {
-		b.WriteByte('*')
+		return out + "*"
 	}
-	return b.String()
+	// The scripts hold each argument in a variable of the declared type and pass
+	// that non-const lvalue (param0[i]) whatever the gold declares, so a gold's
+	// "const T&" is passed as a T lvalue: a translation taking T& compiles there.
+	if strings.HasPrefix(out, "const ") && strings.HasSuffix(out, "&") {
+		out = strings.TrimSuffix(strings.TrimPrefix(out, "const "), "&")
+	}
+	return out
 }

@@ -48,6 +48,19 @@ func TestGoldCallTypesRun(t *testing.T) {
 				"int f(char* s) { return strlen(s); }":        false,
 				"int f(const char* s) { return strlen(s); }":  false,
 			}},
+		// the scripts pass a non-const lvalue where the gold takes const T&
+		{"int f_gold ( const vector < vector < int > > & g )", []string{"int[][]"}, "int", "[[[1,2],[3]]]", "3",
+			map[string]bool{
+				"int f(vector<vector<int>>& g) { return g.size() + g[0].size() - 1; }":       true,
+				"int f(const vector<vector<int>>& g) { return g.size() + g[0].size() - 1; }": true,
+				"int f(vector<vector<int>> g) { return g.size() + g[0].size() - 1; }":        true,
+			}},
+		{"int f_gold ( const string & s )", []string{"string"}, "int", `["abcd"]`, "4",
+			map[string]bool{
+				"int f(string& s) { return s.size(); }":       true,
+				"int f(const string& s) { return s.size(); }": true,
+				"int f(char* s) { return strlen(s); }":        false,
+			}},
 		{"long f_gold ( long n, unsigned int k )", []string{"long", "int"}, "long", "[9000000000,2]", "9000000002",
 			map[string]bool{
 				"long long f(long long n, int k) { return n + k; }": true,

@@ -12,7 +12,9 @@ func TestGoldCallTypes(t *testing.T) {
 	}{
 		{"int f_gold ( int arr [ ], int n )", []string{"int*", "int"}},
 		{"double f_gold ( vector < int > & A , int K )", []string{"vector<int>&", "int"}},
-		{"bool f_gold ( const string & s, char c )", []string{"const string&", "char"}},
+		{"bool f_gold ( const string & s, char c )", []string{"string", "char"}}, // a non-const lvalue, as the scripts pass it
+		{"int f_gold ( const vector < vector < int > > & grid )", []string{"vector<vector<int>>"}},
+		{"int f_gold ( const int * a, int n )", []string{"const int*", "int"}},
 		{"long long int f_gold ( long long int n, unsigned int k )", []string{"long long int", "unsigned int"}},
 		{"int f_gold ( char str [ 100 ], std::vector<std::vector<int>> m )", []string{"char*", "std::vector<std::vector<int>>"}},
 		{"void f_gold ( char * s, float x = 1.5 )", []string{"char*", "float"}},

@@ -267,6 +267,7 @@ type job struct {
 	Mem     int64             `json:"mem"`
 	Stack   int64             `json:"stack"`
 	MaxOut  int64             `json:"max_out"`
+	Seed    int64             `json:"seed,omitempty"`
 }
 
 // stackSize is the thread stack the tests run on, for deep recursion.
@@ -285,7 +286,7 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 	}
 	j := job{Returns: b.Returns, CPU: lim.CPUTime.Seconds(), Wall: lim.WallTime.Seconds(),
 		Mem: lim.MemoryBytes, MaxOut: min(lim.OutputBytes, 16<<20),
-		Params: []string{}, Tests: []json.RawMessage{}}
+		Params: []string{}, Tests: []json.RawMessage{}, Seed: b.Seed}
 	j.Stack = min(int64(stackSize), lim.MemoryBytes/4)
 	for _, p := range b.Params {
 		j.Params = append(j.Params, p.Type)

@@ -294,6 +294,8 @@ class Job:
         self.void = parse_type(d["returns"])[0] == "void"
         self.max_out = int(d.get("max_out") or (1 << 20))
         self.cands = d["cands"]
+        # seed (Batch.Seed): the children reseed random with it; 0 keeps the server's state
+        self.seed = int(d.get("seed") or 0)
 
 
 # Opened once: the children's stdin, stdout and stderr. The protocol stream is fd 1,
@@ -312,6 +314,8 @@ def child(job, cand, src, code, name, start, big):
     child's own pipe to the server); the progress goes to SHARED too, where the server
     watches it. Both are this child's alone; the server checks what comes of them."""
     ci = cand["c"]
+    if job.seed:
+        random.seed(job.seed)
     me = os.getpid()
     spill = SPILL_W
     getpid = os.getpid

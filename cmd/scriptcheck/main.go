@@ -1,0 +1,216 @@
+// Command scriptcheck sets our target-gold verdict beside TransCoder-test's own test
+// scripts (issue 24): it evaluates the recorded translations into one language with
+// transforms/evaluate (no Beam), runs the benchmark's script of each problem with each
+// distinct translation filled in (sandboxed), and prints per model the agreement and
+// every disagreement with its cause. Python only for now.
+//
+//	go run ./cmd/scriptcheck --corpus ../shared/corpora/transcoder-test \
+//	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang python > agreement.tsv
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"transmute/io/corpus"
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+	"transmute/transforms/execute"
+	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/java"
+	_ "transmute/transforms/execute/python"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/scriptcheck"
+	"transmute/transforms/translate"
+	"transmute/transforms/translate/recorded"
+	"transmute/transforms/values"
+)
+
+func main() {
+	sandbox.Init()
+	dir := flag.String("corpus", "../shared/corpora/transcoder-test", "TransCoder-test directory (gold.jsonl, testscript/)")
+	models := flag.String("models", "../shared/corpora/trace/Ref_Translation/m.*", "glob of recorded model directories")
+	lang := flag.String("lang", schemas.Python, "target language (python)")
+	limit := flag.Int("limit", 0, "at most this many problems (0 = all)")
+	parallel := flag.Int("workers", 2, "engine calls at once per language")
+	only := flag.String("problems", "", "comma-separated problem ids to check (default: all)")
+	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
+	flag.Parse()
+	if *lang != schemas.Python {
+		fatal(fmt.Errorf("--lang %s: only python scripts are run so far", *lang))
+	}
+	ctx := context.Background()
+	c, err := corpus.Load(ctx, "transcoder:"+*dir)
+	if err != nil {
+		fatal(err)
+	}
+	paths, _ := filepath.Glob(*models)
+	sort.Strings(paths)
+	var trs []translate.Translator
+	for _, p := range paths {
+		tr, err := recorded.Open(ctx, p)
+		if err != nil {
+			fatal(err)
+		}
+		trs = append(trs, tr)
+	}
+	engines := map[string]execute.Engine{}
+	for _, l := range schemas.Languages {
+		if *onlyTarget && l != *lang {
+			continue // the evaluator records "no engine" for these and goes on
+		}
+		e, err := execute.Open(l, execute.Options{})
+		if err != nil {
+			fatal(err)
+		}
+		engines[l] = execute.Coalesce(e, execute.CoalesceOptions{Parallel: *parallel})
+		defer e.Close()
+	}
+	ev := &evaluate.Evaluator{Run: "scriptcheck", Translators: trs, Engines: engines, Tolerance: values.DefaultTolerance,
+		CppArgs: evaluate.CppArgsGold}
+	run := scriptcheck.Runner{}
+	ext := map[string]string{schemas.Python: "py"}[*lang]
+
+	type agg struct{ n, scriptPass, ourPass, agree int }
+	perModel := map[string]*agg{}
+	causes := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2**parallel)
+	start := time.Now()
+	fmt.Println("model\tproblem\tdirection\tscript\tours\tcause")
+	n := 0
+	for _, p := range c.Problems {
+		if *limit > 0 && n >= *limit {
+			break
+		}
+		if *only != "" && !strings.Contains(","+*only+",", ","+p.ID+",") {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(*dir, "testscript", *lang, p.ID+"."+ext))
+		if err != nil {
+			continue // no script for this problem
+		}
+		n++
+		var tasks []schemas.Task
+		for _, src := range schemas.Languages {
+			if src != *lang {
+				tasks = append(tasks, schemas.Task{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: src, TgtLang: *lang})
+			}
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out := ev.Evaluate(ctx, evaluate.Item{Problem: p, Tasks: tasks})
+			rows := map[string][]schemas.ResultRow{}
+			for _, r := range out.Results {
+				k := r.Translator + "|" + r.SrcLang
+				rows[k] = append(rows[k], r)
+			}
+			scripts := map[string]scriptcheck.Outcome{} // filled script -> outcome
+			for _, t := range out.Translations {
+				if t.Sample != 0 {
+					continue
+				}
+				dirName := t.SrcLang + "-" + t.TgtLang
+				var so scriptcheck.Outcome
+				if t.Status != schemas.TranslationOK {
+					so = scriptcheck.Outcome{Status: "no_translation"}
+				} else if filled, err := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry); err != nil {
+					so = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: err.Error()}
+				} else if o, ok := scripts[filled]; ok {
+					so = o
+				} else {
+					if so, err = run.RunPython(ctx, filled); err != nil {
+						so = scriptcheck.Outcome{Status: schemas.StatusInfraError, Detail: err.Error()}
+					}
+					scripts[filled] = so
+				}
+				rs := rows[t.Translator+"|"+t.SrcLang]
+				ours := scriptcheck.OurVerdict(rs)
+				cause := scriptcheck.Cause(so, ours, rs)
+				if so.Pass() != ours.Pass && so.Ran && t.Status == schemas.TranslationOK {
+					// does the script's verdict change when each function gets its own copy?
+					filled, _ := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry)
+					if iso, ok := scriptcheck.IsolatePython(filled); ok {
+						if o, err := run.RunPython(ctx, iso); err == nil && o.Pass() != so.Pass() {
+							cause = scriptcheck.CauseMutation
+							if !so.Pass() {
+								cause = scriptcheck.CauseMutationFails
+							}
+						}
+					}
+				}
+				mu.Lock()
+				a := perModel[t.Translator]
+				if a == nil {
+					a = &agg{}
+					perModel[t.Translator] = a
+				}
+				a.n++
+				if so.Pass() {
+					a.scriptPass++
+				}
+				if ours.Pass {
+					a.ourPass++
+				}
+				if so.Pass() == ours.Pass {
+					a.agree++
+				} else {
+					causes[cause]++
+				}
+				fmt.Printf("%s\t%s\t%s\t%v\t%v\t%s\n", t.Translator, p.ID, dirName, so.Pass(), ours.Pass, strings.ReplaceAll(cause, "\t", " "))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	names := make([]string, 0, len(perModel))
+	for m := range perModel {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(os.Stderr, "%d problems with a %s script, %s\n", n, *lang, time.Since(start).Round(time.Second))
+	fmt.Fprintf(os.Stderr, "%-32s %6s %8s %8s %8s\n", "model", "n", "script%", "ours%", "agree%")
+	tot := agg{}
+	for _, m := range names {
+		a := perModel[m]
+		tot.n += a.n
+		tot.agree += a.agree
+		fmt.Fprintf(os.Stderr, "%-32s %6d %8.1f %8.1f %8.1f\n", m, a.n, pct(a.scriptPass, a.n), pct(a.ourPass, a.n), pct(a.agree, a.n))
+	}
+	fmt.Fprintf(os.Stderr, "all: %d translations, agreement %.1f%%\ndisagreements by cause:\n", tot.n, pct(tot.agree, tot.n))
+	type kv struct {
+		k string
+		v int
+	}
+	var cs []kv
+	for k, v := range causes {
+		cs = append(cs, kv{k, v})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].v > cs[j].v })
+	for _, x := range cs {
+		fmt.Fprintf(os.Stderr, "%6d %s\n", x.v, x.k)
+	}
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "scriptcheck:", err)
+	os.Exit(1)
+}

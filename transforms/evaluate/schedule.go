@@ -1,0 +1,317 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/execute/cpp"
+	"transmute/transforms/values"
+)
+
+// How a problem's programs are scheduled (issue 24). The golds run first, each twice
+// (nondeterminism), all languages at once; then the distinct translations into each
+// language run in chunks of at most ChunkCandidates, all chunks of all languages at
+// once (the engines' coalescers bound how many run together), on the tests that some
+// oracle of theirs can decide. So a problem whose golds loop on most tests costs the
+// golds' timeouts once, not one timeout per translation and test, and a problem's
+// many translations (28 models) spread over every engine slot instead of one.
+
+// ChunkCandidates is the most distinct translations one engine call gets: with 28
+// models a problem has about 56 translations into each language, which one engine
+// call would run one after another on one core.
+const ChunkCandidates = 12
+
+// RerunSeed is the seed of the gold's second run (execute.Batch.Seed); the first run
+// keeps the engines' default state.
+const RerunSeed = 0x5eed
+
+// StatusSkipped is the status of a translation's test that was not run because no
+// oracle of the translation returned a value on it: no outcome could match there
+// (CA and pass leave such tests out as oracle failures).
+const StatusSkipped = "skipped"
+
+// CauseNondeterministic is the fidelity cause of a test on which two runs of the same
+// gold (the second with another seed, see RerunSeed) disagree; such fidelity rows
+// have LangA == LangB.
+const CauseNondeterministic = "nondeterministic"
+
+// rerunID names the gold's second run (never written to the executions table).
+func rerunID(lang string) string { return GoldID(lang) + "#rerun" }
+
+// batch is the batch template of lang for p: tests, limits, C++ call types.
+func (e *Evaluator) batch(p schemas.Problem, lang string) execute.Batch {
+	b := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: e.Limits}
+	if f, ok := p.Function(lang); ok && lang == schemas.Cpp && e.CppArgs == CppArgsGold {
+		b.CallTypes = cpp.GoldCallTypes(f.Signature)
+	}
+	return b
+}
+
+// runBatch runs b on lang's engine; an engine that fails gives every candidate
+// infra_error on every test, and the failure as the second result.
+func (e *Evaluator) runBatch(ctx context.Context, b execute.Batch) ([]execute.Result, string) {
+	eng := e.Engines[b.Lang]
+	if eng == nil {
+		return infraResults(b, "no execution engine for "+b.Lang), "no engine"
+	}
+	res, err := eng.Run(ctx, b)
+	if err == nil && len(res) != len(b.Candidates) {
+		err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
+	}
+	if err != nil {
+		return infraResults(b, err.Error()), err.Error()
+	}
+	return res, ""
+}
+
+func infraResults(b execute.Batch, detail string) []execute.Result {
+	res := make([]execute.Result, len(b.Candidates))
+	for i, c := range b.Candidates {
+		res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: detail}
+		for _, t := range b.Tests {
+			res[i].Tests = append(res[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusInfraError})
+		}
+	}
+	return res
+}
+
+// programKey identifies a translation's program by content: equal programs of
+// several translators run once.
+func programKey(t translated) string {
+	return t.tr.Entry + "\x00" + t.tr.Imports + "\x00" + t.tr.Code
+}
+
+// executed is what running a problem's programs gave.
+type executed struct {
+	results map[string]execute.Result // program id -> result (golds, translations)
+	reruns  map[string]execute.Result // language -> the gold's second run
+	rows    []schemas.ExecutionRow
+	errs    []engineErr
+	// distinct counts the translations run (after deduplication) per language.
+	distinct, skipped int
+}
+
+type engineErr struct{ lang, reason, detail string }
+
+// execute runs the golds of langs (twice) and then every runnable translation of all.
+func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []translated, langs []string) executed {
+	x := executed{results: map[string]execute.Result{}, reruns: map[string]execute.Result{}}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	fail := func(lang, reason, detail string) {
+		x.errs = append(x.errs, engineErr{lang, reason, detail})
+	}
+
+	// 1. The golds, twice each, all at once.
+	for _, lang := range langs {
+		f, ok := p.Function(lang)
+		if !ok {
+			continue
+		}
+		for run := 0; run < 2; run++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				b := e.batch(p, lang)
+				id := GoldID(lang)
+				if run == 1 {
+					b.Seed = RerunSeed
+					id = rerunID(lang)
+				}
+				b.Candidates = []execute.Candidate{{ID: id, Code: f.Code, Imports: f.Imports, Entry: f.Name}}
+				res, failure := e.runBatch(ctx, b)
+				mu.Lock()
+				defer mu.Unlock()
+				if failure != "" {
+					fail(lang, "engine failure", failure)
+				}
+				if run == 0 {
+					x.results[id] = res[0]
+				} else {
+					x.reruns[lang] = res[0]
+				}
+			}()
+		}
+	}
+	wg.Wait()
+
+	// 2. The distinct translations into each language, in chunks, all at once.
+	type program struct {
+		cand execute.Candidate
+		ids  []string
+	}
+	byLang := map[string][]*program{}
+	for _, lang := range langs {
+		index := map[string]*program{}
+		srcs := map[string]bool{}
+		for _, t := range all {
+			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+				continue
+			}
+			srcs[t.dir.src] = true
+			k := programKey(t)
+			if pr := index[k]; pr != nil {
+				pr.ids = append(pr.ids, t.id)
+				continue
+			}
+			pr := &program{cand: execute.Candidate{ID: t.id, Code: t.tr.Code, Imports: t.tr.Imports, Entry: t.tr.Entry}, ids: []string{t.id}}
+			index[k] = pr
+			byLang[lang] = append(byLang[lang], pr)
+		}
+		progs := byLang[lang]
+		x.distinct += len(progs)
+		if len(progs) == 0 {
+			continue
+		}
+		// The tests some oracle of these translations decides: the target gold or one
+		// of the source golds returned a value there.
+		var oracles []execute.Result
+		for _, l := range append([]string{lang}, sortedKeys(srcs)...) {
+			if r, ok := x.results[GoldID(l)]; ok {
+				oracles = append(oracles, r)
+			}
+		}
+		b := e.batch(p, lang)
+		var keep []int // positions in p.Tests
+		b.Tests = nil
+		for ti, t := range p.Tests {
+			for _, o := range oracles {
+				if ti < len(o.Tests) && o.Tests[ti].Status == schemas.StatusOK {
+					keep = append(keep, ti)
+					b.Tests = append(b.Tests, t)
+					break
+				}
+			}
+		}
+		x.skipped += (len(p.Tests) - len(keep)) * len(progs)
+		for start := 0; start < len(progs); start += ChunkCandidates {
+			chunk := progs[start:min(start+ChunkCandidates, len(progs))]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cb := b
+				cb.Candidates = make([]execute.Candidate, len(chunk))
+				for i, pr := range chunk {
+					cb.Candidates[i] = pr.cand
+				}
+				var res []execute.Result
+				failure := ""
+				if len(cb.Tests) > 0 {
+					res, failure = e.runBatch(ctx, cb)
+				} else {
+					res = make([]execute.Result, len(chunk))
+					for i, pr := range chunk {
+						res[i] = execute.Result{CandidateID: pr.cand.ID, Status: StatusSkipped}
+					}
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if failure != "" {
+					fail(lang, "engine failure", failure)
+				}
+				for i, pr := range chunk {
+					full := spread(res[i], p.Tests, keep)
+					for _, id := range pr.ids {
+						r := full
+						r.CandidateID = id
+						x.results[id] = r
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+
+	// 3. The execution rows, in a stable order: per language its gold, then its
+	// translations in the order of all.
+	for _, lang := range langs {
+		if _, ok := p.Function(lang); ok {
+			if r, ok := x.results[GoldID(lang)]; ok {
+				x.rows = append(x.rows, executionRows(e.Run, p, lang, "gold", "", GoldID(lang), r)...)
+			}
+		}
+		for _, t := range all {
+			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+				continue
+			}
+			if r, ok := x.results[t.id]; ok {
+				x.rows = append(x.rows, executionRows(e.Run, p, lang, "translation", t.translator, t.id, r)...)
+			}
+		}
+	}
+	return x
+}
+
+// spread puts the results of the tests at positions keep back among all tests; the
+// others are skipped.
+func spread(r execute.Result, tests []schemas.Test, keep []int) execute.Result {
+	out := r
+	out.Tests = make([]execute.TestResult, len(tests))
+	for i, t := range tests {
+		out.Tests[i] = execute.TestResult{Index: t.Index, Status: StatusSkipped, Error: "not run: no oracle returned a value on this test"}
+	}
+	if r.Status == schemas.StatusCompileError {
+		for i := range out.Tests {
+			out.Tests[i].Status, out.Tests[i].Error = schemas.StatusCompileError, ""
+		}
+		return out
+	}
+	for j, ti := range keep {
+		if j < len(r.Tests) {
+			out.Tests[ti] = r.Tests[j]
+		}
+	}
+	return out
+}
+
+// nondeterministic compares each gold with its second run: the tests where they
+// differ (status, or value beyond the tolerance) get a fidelity row of cause
+// CauseNondeterministic, and their indices are returned.
+func nondeterministic(run string, p schemas.Problem, ret values.Type, tol values.Tolerance, golds, reruns map[string]execute.Result) (map[int32]bool, []schemas.FidelityRow) {
+	marked := map[int32]bool{}
+	var rows []schemas.FidelityRow
+	for _, lang := range schemas.Languages {
+		a, ok1 := golds[GoldID(lang)]
+		b, ok2 := reruns[lang]
+		if !ok1 || !ok2 || a.Status == schemas.StatusInfraError || b.Status == schemas.StatusInfraError {
+			continue
+		}
+		for i := range a.Tests {
+			if i >= len(b.Tests) {
+				break
+			}
+			ta, tb := a.Tests[i], b.Tests[i]
+			same := ta.Status == tb.Status && (ta.Status != schemas.StatusOK || values.Equal(ret, ta.Output, tb.Output, tol))
+			if same || ta.Status == schemas.StatusInfraError || tb.Status == schemas.StatusInfraError {
+				continue
+			}
+			marked[ta.Index] = true
+			rows = append(rows, schemas.FidelityRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, TestIndex: ta.Index,
+				LangA: lang, LangB: lang, Cause: CauseNondeterministic, ValueA: ta.Output, ValueB: tb.Output,
+				StatusA: ta.Status, StatusB: tb.Status})
+		}
+	}
+	return marked, rows
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for _, l := range schemas.Languages {
+		if m[l] {
+			out = append(out, l)
+		}
+	}
+	for k := range m {
+		found := false
+		for _, l := range out {
+			found = found || l == k
+		}
+		if !found {
+			out = append(out, k)
+		}
+	}
+	return out
+}
