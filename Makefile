@@ -97,3 +97,14 @@ efficiency-shared: build
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
+
+# Longer fuzzing of the input readers and spec parsers (make test runs their seed
+# corpora only). FUZZTIME per target, default 1m.
+FUZZTIME ?= 1m
+.PHONY: fuzz
+fuzz:
+	go test -run XXX -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME) ./io/corpus
+	go test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	go test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	go test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
+	go test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai

@@ -155,7 +155,7 @@ func readOutput(t *testing.T, out string) snapshot {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	s := snapshot{run: m.Run, tables: map[string][]string{}, globRows: map[string]int{}}
+	s := snapshot{run: m.Run, tables: map[string][]string{}, globRows: map[string]int64{}}
 	add := func(table string, rows any) {
 		v := reflect.ValueOf(rows)
 		var enc []string
