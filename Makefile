@@ -103,8 +103,8 @@ efficiency-shared: build
 FUZZTIME ?= 1m
 .PHONY: fuzz
 fuzz:
-	go test -run XXX -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME) ./io/corpus
-	go test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
-	go test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
-	go test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
-	go test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai
+	$(GO) test -run XXX -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME) ./io/corpus
+	$(GO) test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	$(GO) test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	$(GO) test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
+	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai
