@@ -227,8 +227,7 @@ func run() error {
 	defer bucket.Close()
 	stagingID := sink.NewStagingID(c.Run)
 	staging := sink.StagingPrefix(stagingID)
-	localDir, _ := blobs.LocalDir(c.Output)
-	lock, err := sink.AcquireLock(ctx, bucket, c.Run, staging, localDir)
+	lock, err := sink.AcquireLock(ctx, bucket, c.Run, staging)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Output, err)
 	}
