@@ -115,3 +115,14 @@ efficiency-shared-all: build
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS_ALL),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --cpp-args $(CPP_ARGS) --out out/efficiency-all --run efficiency-shared-all $(EFF_FLAGS) | tee out/efficiency-all-summary.txt
+
+# Longer fuzzing of the input readers and spec parsers (make test runs their seed
+# corpora only). FUZZTIME per target, default 1m.
+FUZZTIME ?= 1m
+.PHONY: fuzz
+fuzz:
+	$(GO) test -run XXX -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME) ./io/corpus
+	$(GO) test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	$(GO) test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
+	$(GO) test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
+	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai

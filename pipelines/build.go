@@ -27,7 +27,7 @@ func BuildEvaluate(s beam.Scope, c Config) {
 	executions := beam.ParDo(s, splitExecutions, outs)
 	results := beam.ParDo(s, splitResults, outs)
 	fid := beam.ParDo(s, splitFidelity, outs)
-	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitErrors, outs))
+	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitErrors, outs), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &scoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyResult, results)))
 
 	writeTable[schemas.Problem](s, c.Output, "problems", c.Shards, problems)

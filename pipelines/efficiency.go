@@ -171,7 +171,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	outs, noise := beam.ParDo2(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
 		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
 	profiles := beam.ParDo(s, splitEffProfiles, outs)
-	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs))
+	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))
 
 	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)

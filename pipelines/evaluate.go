@@ -201,6 +201,7 @@ func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*
 	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
 		problemsDone.Inc(ctx, 1)
 		programsRun.Inc(ctx, int64(len(out.Executions)))
+		PauseAt("evaluate")
 		d := progress.done.Add(1)
 		if f.Progress {
 			fmt.Fprintf(os.Stderr, "\r[transmute] %d/%d problems evaluated (%s)   ", d, progress.total.Load(),

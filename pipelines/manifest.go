@@ -30,6 +30,9 @@ type Manifest struct {
 	Protections []string          `json:"sandbox_protections"`
 	Counts      map[string]int64  `json:"counts"`
 	Tables      map[string]string `json:"tables"`
+	// Shards names every shard of each table (keys relative to the output): the
+	// published run is exactly these files (docs/OUTPUT_LIFECYCLE.md).
+	Shards map[string][]string `json:"shards"`
 }
 
 // Versions of the module's key dependencies and of the toolchains.
@@ -62,6 +65,7 @@ func Versions() map[string]string {
 func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) error {
 	m.Counts = map[string]int64{}
 	m.Tables = map[string]string{}
+	m.Shards = map[string][]string{}
 	for _, t := range tables {
 		n, shards, err := countRows(ctx, b, t)
 		if err != nil {
@@ -72,7 +76,12 @@ func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) e
 				return err
 			}
 		}
+		keys, err := sink.ListShards(ctx, b, t)
+		if err != nil {
+			return err
+		}
 		m.Counts[t] = n
+		m.Shards[t] = keys
 		m.Tables[t] = t + "/*.parquet"
 	}
 	m.End = time.Now().UTC()
@@ -82,30 +91,29 @@ func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) e
 	if err != nil {
 		return err
 	}
-	return b.WriteAll(ctx, "manifest.json", data, nil)
+	return b.WriteAll(ctx, sink.ManifestKey, data, nil)
 }
 
+// countRows counts a table's rows from its shards' footers; a listing or read error
+// is an error, never a low count.
 func countRows(ctx context.Context, b *blob.Bucket, table string) (int64, int, error) {
+	keys, err := sink.ListShards(ctx, b, table)
+	if err != nil {
+		return 0, 0, err
+	}
 	var n int64
-	shards := 0
-	it := b.List(&blob.ListOptions{Prefix: table + "/part-"})
-	for {
-		obj, err := it.Next(ctx)
-		if err != nil {
-			break
-		}
-		data, err := b.ReadAll(ctx, obj.Key)
+	for _, k := range keys {
+		data, err := b.ReadAll(ctx, k)
 		if err != nil {
 			return 0, 0, err
 		}
 		f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", obj.Key, err)
+			return 0, 0, fmt.Errorf("%s: %w", k, err)
 		}
 		n += f.NumRows()
-		shards++
 	}
-	return n, shards, nil
+	return n, len(keys), nil
 }
 
 func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {

@@ -99,7 +99,7 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	translations := beam.ParDo(s, splitMBTATranslations, outs)
 	executions := beam.ParDo(s, splitMBTAExecutions, outs)
 	mutants := beam.ParDo(s, splitMBTAMutantResults, outs)
-	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitMBTAErrors, outs))
+	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitMBTAErrors, outs), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &mbtaScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitMBTAGroups, outs)))
 
 	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, variants)

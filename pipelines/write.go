@@ -65,6 +65,7 @@ func (f *writeFn[T]) ProcessElement(ctx context.Context, shard int, rows func(*T
 	if _, err := sink.WriteShard(ctx, f.bucket, f.Table, all); err != nil {
 		return fmt.Errorf("write %s shard %d: %w", f.Table, shard, err)
 	}
+	PauseAt("write")
 	return nil
 }
 

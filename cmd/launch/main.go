@@ -9,11 +9,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -24,10 +27,11 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"transmute/io/blobs"
+	"transmute/io/corpus"
 	"transmute/io/sink"
 	"transmute/pipelines"
-	"transmute/transforms/evaluate"
 	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
 
 	// Engines and translators register themselves.
 	_ "transmute/transforms/execute/cpp"
@@ -56,14 +60,14 @@ var (
 )
 
 // efficiencyOptions reads the --job efficiency flags.
-func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
+func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
 		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery}
 	for _, c := range strings.Split(*effCPUs, ",") {
 		if c = strings.TrimSpace(c); c != "" {
 			n, err := strconv.Atoi(c)
-			if err != nil {
-				fatal(fmt.Errorf("--profile-cpus: %w", err))
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("--profile-cpus: %q is not a core number", c)
 			}
 			o.CPUs = append(o.CPUs, n)
 		}
@@ -73,12 +77,20 @@ func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
 			o.Reference = append(o.Reference, r)
 		}
 	}
-	return o
+	return o, nil
 }
 
 func main() {
 	sandbox.Init() // a sandboxed child re-executes this binary: set it up and exec
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "launch:", err)
+		os.Exit(1)
+	}
+}
 
+// run is the whole command; it returns instead of exiting so that its deferred
+// closes (the output lock, buckets, the CPU profile) run.
+func run() error {
 	var (
 		corpora, translators listFlag
 		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
@@ -109,14 +121,29 @@ func main() {
 	flag.Parse()
 	beam.Init()
 
+	// 1. Everything is checked before the output is touched.
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags only; see -help)", flag.Arg(0))
+	}
+	if err := negativeFlags(); err != nil {
+		return err
+	}
+	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
+		return fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job)
+	}
 	var c pipelines.Config
 	if *configPath != "" {
 		data, err := os.ReadFile(*configPath)
 		if err != nil {
-			fatal(err)
+			return err
 		}
-		if err := json.Unmarshal(data, &c); err != nil {
-			fatal(fmt.Errorf("config %s: %w", *configPath, err))
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.DisallowUnknownFields() // a misspelled key must not silently fall back to a default
+		if err := d.Decode(&c); err != nil {
+			return fmt.Errorf("config %s: %w", *configPath, err)
+		}
+		if d.More() {
+			return fmt.Errorf("config %s: more than one JSON value", *configPath)
 		}
 	}
 	if len(corpora) > 0 {
@@ -134,6 +161,9 @@ func main() {
 	set(&c.Directions, *directions)
 	set(&c.Run, *runName)
 	set(&c.WorkDir, *workDir)
+	if err := c.Validate(); err != nil { // the config file's values, before defaults hide them
+		return err
+	}
 	if *parallelism > 0 {
 		c.Parallelism = *parallelism
 	}
@@ -151,9 +181,6 @@ func main() {
 	if *cppArgs != "" {
 		c.CppArgs = *cppArgs
 	}
-	if c.CppArgs != "" && c.CppArgs != evaluate.CppArgsAdapt && c.CppArgs != evaluate.CppArgsGold {
-		fatal(fmt.Errorf("--cpp-args %q: want %s or %s", c.CppArgs, evaluate.CppArgsAdapt, evaluate.CppArgsGold))
-	}
 	if *cpu > 0 {
 		c.CPUTime = *cpu
 	}
@@ -168,18 +195,19 @@ func main() {
 	if *job == "mbta" {
 		c = pipelines.MBTADefaults(c)
 	}
-	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
-		fatal(fmt.Errorf("need at least one --corpus and one --translator (or a --config)"))
+	if err := c.Validate(); err != nil {
+		return err
 	}
-
+	var effOpts pipelines.EfficiencyOptions
+	if *job == "efficiency" {
+		var err error
+		if effOpts, err = efficiencyOptions(c.Limit); err != nil {
+			return err
+		}
+	}
 	ctx := context.Background()
-	bucket, err := blobs.Open(ctx, c.Output)
-	if err != nil {
-		fatal(err)
-	}
-	defer bucket.Close()
-	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
-		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job))
+	if err := checkInputs(ctx, c); err != nil {
+		return err
 	}
 	tables := pipelines.Tables
 	if *job == "mbta" {
@@ -188,21 +216,61 @@ func main() {
 	if *job == "efficiency" {
 		tables = pipelines.EfficiencyTables
 	}
-	for _, t := range tables {
-		if err := sink.Clear(ctx, bucket, t); err != nil {
-			fatal(fmt.Errorf("clearing old %s: %w", t, err))
-		}
+
+	// 2. Take the output: lock it (also the check that it is writable), finish or
+	// clear what an interrupted run left, and stage this run apart from the
+	// published one (docs/OUTPUT_LIFECYCLE.md).
+	bucket, err := blobs.Open(ctx, c.Output)
+	if err != nil {
+		return err
 	}
+	defer bucket.Close()
+	stagingID := sink.NewStagingID(c.Run)
+	staging := sink.StagingPrefix(stagingID)
+	lock, err := sink.AcquireLock(ctx, bucket, c.Run, staging)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Output, err)
+	}
+	defer lock.Release(ctx)
+	if lock.Stale != "" {
+		fmt.Fprintf(os.Stderr, "launch: %s: took over the lock: %s\n", c.Output, lock.Stale)
+	}
+	rec, err := sink.Recover(ctx, bucket)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Output, err)
+	}
+	if rec.RolledForward != "" {
+		fmt.Fprintf(os.Stderr, "launch: %s: finished publishing run %q, which was interrupted while publishing\n", c.Output, rec.RolledForward)
+	}
+	for _, a := range rec.Abandoned {
+		fmt.Fprintf(os.Stderr, "launch: %s: removed %s, the partial output of an interrupted run\n", c.Output, a)
+	}
+	removeEmptyDirs(c.Output, sink.StagingDir)
+	stagedOut, err := blobs.Join(c.Output, staging)
+	if err != nil {
+		return err
+	}
+	published := false
+	defer func() {
+		if !published { // a failed run removes its partial output now (a killed one: at the next start)
+			if err := sink.Clear(ctx, bucket, strings.TrimSuffix(staging, "/")); err != nil {
+				fmt.Fprintf(os.Stderr, "launch: removing %s: %v\n", staging, err)
+			}
+			removeEmptyDirs(c.Output, sink.StagingDir)
+		}
+	}()
 	m := &pipelines.Manifest{Run: c.Run, Command: strings.Join(os.Args, " "), Config: c,
 		Start: time.Now().UTC(), Versions: pipelines.Versions()}
+	sc := c
+	sc.Output = stagedOut
 
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
-			fatal(err)
+			return err
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			fatal(err)
+			return err
 		}
 		defer func() {
 			pprof.StopCPUProfile()
@@ -217,59 +285,146 @@ func main() {
 				ops = append(ops, o)
 			}
 		}
-		pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed,
+		pipelines.BuildMBTA(s, sc, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed,
 			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
 	} else if *job == "efficiency" {
-		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
+		pipelines.BuildEfficiency(s, sc, effOpts)
 	} else {
-		pipelines.BuildEvaluate(s, c)
+		pipelines.BuildEvaluate(s, sc)
 	}
 	err = beamx.Run(ctx, p)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
 	if err != nil {
-		fatal(fmt.Errorf("pipeline failed: %w", err))
+		return fmt.Errorf("pipeline failed: %w", err)
 	}
 	if c.Progress {
 		fmt.Fprintln(os.Stderr)
 	}
-	if *job == "mbta" {
-		if err := pipelines.FinishMBTA(ctx, bucket, m); err != nil {
-			fatal(fmt.Errorf("manifest: %w", err))
-		}
-		if !*quiet {
-			fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
-				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
-			if err := pipelines.PrintMBTASummary(ctx, os.Stdout, bucket); err != nil {
-				fatal(err)
+
+	// 3. The manifest, written last into the staging directory, names the run's
+	// shards; publishing it makes the run the output's.
+	sb, err := blobs.Open(ctx, stagedOut)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	switch *job {
+	case "mbta":
+		err = pipelines.FinishMBTA(ctx, sb, m)
+	case "efficiency":
+		err = pipelines.FinishEfficiency(ctx, sb, m)
+	default:
+		err = pipelines.Finish(ctx, sb, m, tables)
+	}
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	installed := 0
+	sink.OnPublishStep = func(step string) {
+		if strings.HasPrefix(step, "install ") {
+			if installed++; installed == 2 { // one shard of the new run is live
+				pipelines.PauseAt("publish")
 			}
 		}
+	}
+	if err := sink.Publish(ctx, bucket, staging); err != nil {
+		return fmt.Errorf("%s: %w", c.Output, err)
+	}
+	published = true
+	removeEmptyDirs(c.Output, sink.StagingDir)
+	if *quiet {
+		return nil
+	}
+	switch *job {
+	case "mbta":
+		fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
+			c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
+		if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
+			return err
+		}
+		return pipelines.PrintMBTASummary(ctx, os.Stdout, bucket)
+	case "efficiency":
+		fmt.Printf("run %s (efficiency): %d profiles, %d score rows, %d error rows in %.0fs; tables under %s\n",
+			c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
+		if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
+			return err
+		}
+		if err := pipelines.PrintEfficiencySummary(ctx, os.Stdout, bucket); err != nil {
+			return err
+		}
+		return pipelines.PrintEfficiencyRunCPU(ctx, os.Stdout, bucket)
+	}
+	fmt.Printf("run %s: %d problems, %d translations, %d executions, %d error rows in %.0fs; tables under %s\n",
+		c.Run, m.Counts["problems"], m.Counts["translations"], m.Counts["executions"], m.Counts["errors"], m.Seconds, c.Output)
+	if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
+		return err
+	}
+	return pipelines.PrintSummary(ctx, os.Stdout, bucket)
+}
+
+// negativeFlags rejects a negative count or limit given on the command line (the
+// ones the config cannot also hold; Config.Validate checks the others).
+func negativeFlags() error {
+	var err error
+	flag.Visit(func(f *flag.Flag) {
+		if err != nil || f.Name == "noise-every" { // negative --noise-every means never
+			return
+		}
+		if g, ok := f.Value.(flag.Getter); ok {
+			neg := false
+			switch v := g.Get().(type) {
+			case int:
+				neg = v < 0
+			case int64:
+				neg = v < 0
+			case float64:
+				neg = v < 0
+			case time.Duration:
+				neg = v < 0
+			}
+			if neg {
+				err = fmt.Errorf("--%s %s: must not be negative", f.Name, f.Value)
+			}
+		}
+	})
+	return err
+}
+
+// checkInputs opens every corpus and translator once, so that a bad path or spec
+// fails here, before the output is touched, rather than in a worker.
+func checkInputs(ctx context.Context, c pipelines.Config) error {
+	for _, spec := range c.Corpora {
+		if _, err := corpus.Load(ctx, spec); err != nil {
+			return fmt.Errorf("--corpus %s: %w", spec, err)
+		}
+	}
+	for _, spec := range c.Translators {
+		t, err := translate.Open(ctx, spec)
+		if err != nil {
+			return fmt.Errorf("--translator %s: %w", spec, err)
+		}
+		t.Close()
+	}
+	return nil
+}
+
+// removeEmptyDirs removes the empty directories that deleted blobs leave under
+// sub of a local output (fileblob deletes files only).
+func removeEmptyDirs(output, sub string) {
+	dir, ok := blobs.LocalDir(output)
+	if !ok {
 		return
 	}
-	if *job == "efficiency" {
-		if err := pipelines.FinishEfficiency(ctx, bucket, m); err != nil {
-			fatal(fmt.Errorf("manifest: %w", err))
+	root := filepath.Join(dir, filepath.FromSlash(sub))
+	var dirs []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
 		}
-		if !*quiet {
-			fmt.Printf("run %s (efficiency): %d profiles, %d score rows, %d error rows in %.0fs; tables under %s\n",
-				c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
-			if err := pipelines.PrintEfficiencySummary(ctx, os.Stdout, bucket); err != nil {
-				fatal(err)
-			}
-			if err := pipelines.PrintEfficiencyRunCPU(ctx, os.Stdout, bucket); err != nil {
-				fatal(err)
-			}
-		}
-		return
-	}
-	if err := pipelines.Finish(ctx, bucket, m, pipelines.Tables); err != nil {
-		fatal(fmt.Errorf("manifest: %w", err))
-	}
-	if !*quiet {
-		fmt.Printf("run %s: %d problems, %d translations, %d executions, %d error rows in %.0fs; tables under %s\n",
-			c.Run, m.Counts["problems"], m.Counts["translations"], m.Counts["executions"], m.Counts["errors"], m.Seconds, c.Output)
-		if err := pipelines.PrintSummary(ctx, os.Stdout, bucket); err != nil {
-			fatal(err)
-		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i]) // fails, as wanted, on a directory that is not empty
 	}
 }
 
@@ -282,9 +437,4 @@ func inProcess() bool {
 		return f == nil || f.Value.String() == ""
 	}
 	return false
-}
-
-func fatal(err error) {
-	fmt.Fprintln(os.Stderr, "launch:", err)
-	os.Exit(1)
 }

@@ -69,3 +69,33 @@ func Open(ctx context.Context, pathOrURL string) (*blob.Bucket, error) {
 	}
 	return b, nil
 }
+
+// Join names the directory sub under an output given as a path or URL (a run's
+// staging directory), keeping a URL's query options.
+func Join(pathOrURL, sub string) (string, error) {
+	if !strings.Contains(pathOrURL, "://") {
+		return filepath.Join(pathOrURL, filepath.FromSlash(sub)), nil
+	}
+	pu, err := url.Parse(pathOrURL)
+	if err != nil {
+		return "", fmt.Errorf("blobs: bad URL %q: %w", pathOrURL, err)
+	}
+	pu.Path = strings.TrimRight(pu.Path, "/") + "/" + strings.Trim(sub, "/")
+	pu.RawPath = ""
+	return pu.String(), nil
+}
+
+// LocalDir is the directory of a local output (a path or file:// URL); ok is false
+// for other schemes. Deleting blobs leaves a local disk's empty directories behind;
+// the caller removes them with it.
+func LocalDir(pathOrURL string) (dir string, ok bool) {
+	u, err := URL(pathOrURL)
+	if err != nil {
+		return "", false
+	}
+	pu, err := url.Parse(u)
+	if err != nil || pu.Scheme != "file" {
+		return "", false
+	}
+	return filepath.FromSlash(pu.Path), true
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gocloud.dev/blob"
 
@@ -56,6 +57,12 @@ func ReadJSONL(ctx context.Context, b *blob.Bucket, name string, keys ...string)
 				continue
 			}
 			where := fmt.Sprintf("%s line %d", key, i+1)
+			if !utf8.ValidString(line) {
+				// JSON decoding would turn the bytes into U+FFFD: an id or a test
+				// value would silently become another one
+				c.addError("", "", where+": not valid UTF-8", truncate(strings.ToValidUTF8(line, "?"), 200))
+				continue
+			}
 			p, err := parseJSONLProblem(line, c.Name)
 			if err != nil {
 				id := ""

@@ -10,7 +10,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
@@ -40,9 +43,7 @@ func WriteShard[T any](ctx context.Context, b *blob.Bucket, table string, rows [
 	}
 	sum := sha256.Sum256(data)
 	key := fmt.Sprintf("%s/part-%s.parquet", table, hex.EncodeToString(sum[:12]))
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := fmt.Sprintf("%s/_tmp/%s.parquet", table, hex.EncodeToString(rnd[:]))
+	tmp := fmt.Sprintf("%s/_tmp/%s.parquet", table, randHex(8))
 	if err := b.WriteAll(ctx, tmp, data, &blob.WriterOptions{ContentType: "application/vnd.apache.parquet"}); err != nil {
 		return "", fmt.Errorf("sink: write %s: %w", tmp, err)
 	}
@@ -55,38 +56,71 @@ func WriteShard[T any](ctx context.Context, b *blob.Bucket, table string, rows [
 	return key, nil
 }
 
-// Read reads every shard of a table back (for tests and the summary printer).
+// Read reads every shard of a table back (for tests and the summary printers). When
+// the bucket holds a manifest.json naming the table's shards, exactly those are read:
+// a publish in progress or cut short then still shows one whole run.
 func Read[T any](ctx context.Context, b *blob.Bucket, table string) ([]T, error) {
+	keys, err := Shards(ctx, b, table)
+	if err != nil {
+		return nil, err
+	}
 	var out []T
-	it := b.List(&blob.ListOptions{Prefix: table + "/part-"})
-	for {
-		obj, err := it.Next(ctx)
+	for _, k := range keys {
+		data, err := b.ReadAll(ctx, k)
 		if err != nil {
-			break
-		}
-		data, err := b.ReadAll(ctx, obj.Key)
-		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}
 		rows, err := parquet.Read[T](bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return nil, fmt.Errorf("sink: read %s: %w", obj.Key, err)
+			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}
 		out = append(out, rows...)
 	}
 	return out, nil
 }
 
-// Clear deletes every shard of a table (a fresh run into an old output directory).
-func Clear(ctx context.Context, b *blob.Bucket, table string) error {
-	it := b.List(&blob.ListOptions{Prefix: table + "/"})
-	for {
-		obj, err := it.Next(ctx)
-		if err != nil {
-			return nil
+// Shards lists the keys of a table's shards: those the manifest names when it names
+// any for the table, else every <table>/part-* key.
+func Shards(ctx context.Context, b *blob.Bucket, table string) ([]string, error) {
+	raw, err := b.ReadAll(ctx, ManifestKey)
+	if err == nil {
+		var m stagedManifest
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("sink: %s: %w", ManifestKey, err)
 		}
-		if err := b.Delete(ctx, obj.Key); err != nil {
-			return err
+		if keys, ok := m.Shards[table]; ok {
+			return keys, nil
 		}
 	}
+	return ListShards(ctx, b, table)
+}
+
+// ListShards lists every <table>/part-* key; a listing error is returned, never
+// taken for the end of the table.
+func ListShards(ctx context.Context, b *blob.Bucket, table string) ([]string, error) {
+	var keys []string
+	it := b.List(&blob.ListOptions{Prefix: table + "/part-"})
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return keys, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("sink: list %s: %w", table, err)
+		}
+		keys = append(keys, obj.Key)
+	}
+}
+
+// Clear deletes every shard of a table.
+func Clear(ctx context.Context, b *blob.Bucket, table string) error {
+	return deletePrefix(ctx, b, table+"/")
+}
+
+var ioEOF = io.EOF
+
+func randHex(n int) string {
+	buf := make([]byte, n)
+	_, _ = rand.Read(buf)
+	return hex.EncodeToString(buf)
 }

@@ -135,6 +135,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
 					Entry: t.Entry, PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn,
 					TokensOut: t.TokensOut, Cached: t.Cached})
+				if er, ok := translate.FailureRow(e.Run, p.Corpus, p.ID, tr.Name(), "orig", d.src, d.tgt, t); ok {
+					out.Errors = append(out.Errors, er)
+				}
 			}
 		}
 	}

@@ -341,6 +341,9 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
 					Entry: t.Entry, PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn,
 					TokensOut: t.TokensOut, Cached: t.Cached || ok})
+				if e, ok := translate.FailureRow(m.Run, p.Corpus, p.ID, tr.Name(), u.variant, d.src, d.tgt, t); ok {
+					out.Errors = append(out.Errors, e)
+				}
 			}
 		}
 	}

@@ -16,6 +16,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -69,11 +70,17 @@ func Open(rest string) (*Translator, error) {
 		if t.timeout, err = time.ParseDuration(v); err != nil {
 			return nil, fmt.Errorf("command: timeout: %w", err)
 		}
+		if t.timeout <= 0 {
+			return nil, fmt.Errorf("command: timeout=%v: must be positive", t.timeout)
+		}
 	}
 	if v := vals.Get("memory_mb"); v != "" {
 		mb, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("command: memory_mb: %w", err)
+		}
+		if mb <= 0 || mb > 1<<30 {
+			return nil, fmt.Errorf("command: memory_mb=%d: want 1..%d", mb, 1<<30)
 		}
 		t.memory = mb << 20
 	}
@@ -133,7 +140,7 @@ func (t *Translator) Translate(ctx context.Context, r translate.Request) ([]tran
 	}
 	start := time.Now()
 	o, err := sandbox.Run(ctx, sandbox.Spec{Path: t.path, Args: args, WorkDir: dir, ReadOnly: []string{filepath.Dir(t.path)},
-		Limits: sandbox.Limits{WallTime: t.timeout, CPUTime: t.timeout, MemoryBytes: t.memory}}, []byte(src))
+		Limits: sandbox.Limits{WallTime: t.timeout, CPUTime: t.timeout, MemoryBytes: t.memory, OutputBytes: outputCap}}, []byte(src))
 	tr := translate.Translation{LatencyMs: time.Since(start).Milliseconds()}
 	switch {
 	case err != nil:
@@ -142,12 +149,19 @@ func (t *Translator) Translate(ctx context.Context, r translate.Request) ([]tran
 		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("timed out after %v", t.timeout)
 	case o.ExitCode != 0:
 		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("exit %d %s: %s", o.ExitCode, o.Signal, clip(string(o.Stderr)))
+	case !usesOut && o.StdoutTruncated:
+		// what is left after the cap is not the program's translation
+		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("%s (%d bytes of standard output)", translate.CutPrefix, outputCap)
 	default:
 		code := string(o.Stdout)
 		if usesOut {
-			data, rerr := os.ReadFile(out)
+			data, rerr := readCapped(out, outputCap)
 			if rerr != nil {
 				tr.Status, tr.Error = schemas.TranslationError, "no output file: "+rerr.Error()
+				return []translate.Translation{tr}, nil
+			}
+			if int64(len(data)) > outputCap {
+				tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("%s (%d bytes of the output file)", translate.CutPrefix, outputCap)
 				return []translate.Translation{tr}, nil
 			}
 			code = string(data)
@@ -169,6 +183,21 @@ func (t *Translator) Translate(ctx context.Context, r translate.Request) ([]tran
 		}
 	}
 	return []translate.Translation{tr}, nil
+}
+
+// outputCap is the most a translation may be, on standard output or in its file
+// (the sandbox's default output cap).
+var outputCap int64 = 8 << 20
+
+// readCapped reads at most limit+1 bytes of path, so that an oversized file is
+// detected without reading it whole.
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 func clip(s string) string {

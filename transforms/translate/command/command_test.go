@@ -84,3 +84,45 @@ func TestNoSecretsInTheToolsEnvironment(t *testing.T) {
 		t.Fatalf("the tool saw the parent's API key: %q", out[0].Code)
 	}
 }
+
+// TestOutputCutAtTheCapIsAFailure: a translation longer than the output cap is not
+// stored as a success (on standard output or in the output file), and becomes a
+// "translation cut" error row.
+func TestOutputCutAtTheCapIsAFailure(t *testing.T) {
+	defer func(c int64) { outputCap = c }(outputCap)
+	outputCap = 1000
+	long := "printf 'def f(x):\\n'; i=0; while [ $i -lt 300 ]; do echo '    x = x'; i=$((i+1)); done; echo '    return x'\n"
+	for _, mode := range []string{"stdout", "file"} {
+		body, opts := long, ""
+		if mode == "file" {
+			body, opts = "( "+strings.TrimSuffix(long, "\n")+" ) > \"$1\"\n", "?arg={out}"
+		}
+		tr, err := Open(script(t, body) + opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := tr.Translate(context.Background(), req())
+		if out[0].Status != schemas.TranslationError || !strings.HasPrefix(out[0].Error, translate.CutPrefix) {
+			t.Fatalf("%s: a %d-byte cap kept %+v", mode, outputCap, out[0])
+		}
+		row, ok := translate.FailureRow("r", "c", "P", tr.Name(), "orig", schemas.Java, schemas.Python, out[0])
+		if !ok || row.Stage != translate.Stage || row.Reason != translate.ReasonCut {
+			t.Errorf("%s: error row %+v %v", mode, row, ok)
+		}
+	}
+	// under the cap, the same program's output is a translation
+	outputCap = 1 << 20
+	tr, _ := Open(script(t, long))
+	if out, _ := tr.Translate(context.Background(), req()); out[0].Status != schemas.TranslationOK {
+		t.Fatalf("under the cap: %+v", out[0])
+	}
+}
+
+func TestBadOptionsRejected(t *testing.T) {
+	p := script(t, "true\n")
+	for _, q := range []string{"?timeout=0s", "?timeout=-1s", "?memory_mb=0", "?memory_mb=-5", "?memory_mb=99999999999999"} {
+		if _, err := Open(p + q); err == nil {
+			t.Errorf("%s accepted", q)
+		}
+	}
+}

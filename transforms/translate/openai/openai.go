@@ -11,7 +11,10 @@
 // overrides), examples (a corpus spec whose gold functions give perf-few-shot its two
 // examples), cache (directory or bucket URL; default .cache/llm; "off" disables),
 // rpm and tpm (client-side requests and tokens per minute), concurrency (requests in
-// flight per process, 4), retries (6), backoff (first retry delay, 1s).
+// flight per process, 4), retries (6), backoff (first retry delay, 1s), max_wait (cap
+// on any one wait between attempts, a server's Retry-After included, 60s), budget
+// (total time one sample may take, retries and waits included, 10m). Zero, negative
+// or out-of-range values are rejected when the spec is parsed.
 package openai
 
 import (
@@ -65,7 +68,20 @@ type Options struct {
 	Concurrency int
 	Retries     int
 	Backoff     time.Duration
+	// MaxWait caps any one wait before a retry, Retry-After included.
+	MaxWait time.Duration
+	// Budget is the total time one sample may take, retries and waits included.
+	Budget time.Duration
 }
+
+// Bounds of the options: beyond them a value is a typo, and some (a huge n or
+// concurrency) would make the process allocate without limit.
+const (
+	maxSamples     = 1000
+	maxConcurrency = 1024
+	maxRetries     = 100
+	maxPerMinute   = 1e9
+)
 
 // ParseSpec reads the part of a spec after "openai:".
 func ParseSpec(rest string) (Options, error) {
@@ -78,7 +94,7 @@ func ParseSpec(rest string) (Options, error) {
 	o := Options{BaseURL: strings.TrimSuffix(u.String(), "/"), Model: q.Get("model"), Name: q.Get("name"),
 		KeyEnv: q.Get("key_env"), MaxTokens: 2048, N: 1, Timeout: 120 * time.Second, Strategy: "zero-shot",
 		PromptDir: q.Get("prompt_dir"), Examples: q.Get("examples"), Cache: ".cache/llm", Concurrency: 4,
-		Retries: 6, Backoff: time.Second}
+		Retries: 6, Backoff: time.Second, MaxWait: 60 * time.Second, Budget: 10 * time.Minute}
 	if o.Model == "" {
 		return o, fmt.Errorf("openai: model is required (?model=...)")
 	}
@@ -123,6 +139,8 @@ func ParseSpec(rest string) (Options, error) {
 	i("retries", &o.Retries)
 	d("timeout", &o.Timeout)
 	d("backoff", &o.Backoff)
+	d("max_wait", &o.MaxWait)
+	d("budget", &o.Budget)
 	if v := q.Get("seed"); v != "" {
 		s, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -136,7 +154,45 @@ func ParseSpec(rest string) (Options, error) {
 	if v := q.Get("cache"); v != "" {
 		o.Cache = v
 	}
-	return o, perr
+	if perr != nil {
+		return o, perr
+	}
+	return o, o.check()
+}
+
+// check rejects values that would stall, crash or silently misbehave: a zero
+// timeout (no timeout at all in net/http), a zero backoff (a panic in the jitter),
+// NaN or negative rates, counts that would allocate without bound.
+func (o Options) check() error {
+	for _, d := range []struct {
+		k string
+		v time.Duration
+	}{{"timeout", o.Timeout}, {"backoff", o.Backoff}, {"max_wait", o.MaxWait}, {"budget", o.Budget}} {
+		if d.v <= 0 {
+			return fmt.Errorf("openai: %s=%v: must be positive", d.k, d.v)
+		}
+	}
+	if o.Backoff > o.MaxWait {
+		return fmt.Errorf("openai: backoff=%v is longer than max_wait=%v", o.Backoff, o.MaxWait)
+	}
+	for _, f := range []struct {
+		k      string
+		v, top float64
+	}{{"temperature", o.Temperature, 2}, {"top_p", o.TopP, 1}, {"rpm", o.RPM, maxPerMinute}, {"tpm", o.TPM, maxPerMinute}} {
+		if !(f.v >= 0 && f.v <= f.top) { // also false for NaN
+			return fmt.Errorf("openai: %s=%v: want 0..%v", f.k, f.v, f.top)
+		}
+	}
+	for _, i := range []struct {
+		k           string
+		v, low, top int
+	}{{"n", o.N, 1, maxSamples}, {"max_tokens", o.MaxTokens, 1, 1 << 24}, {"concurrency", o.Concurrency, 1, maxConcurrency},
+		{"retries", o.Retries, 0, maxRetries}} {
+		if i.v < i.low || i.v > i.top {
+			return fmt.Errorf("openai: %s=%d: want %d..%d", i.k, i.v, i.low, i.top)
+		}
+	}
+	return nil
 }
 
 // limits are shared by every translator of a process that talks to the same server
@@ -159,14 +215,19 @@ func sharedLimits(o Options) *limits {
 	if l, ok := shared[k]; ok {
 		return l
 	}
-	l := &limits{sem: make(chan struct{}, max(o.Concurrency, 1))}
+	l := newLimits(o)
+	shared[k] = l
+	return l
+}
+
+func newLimits(o Options) *limits {
+	l := &limits{sem: make(chan struct{}, min(max(o.Concurrency, 1), maxConcurrency))}
 	if o.RPM > 0 {
-		l.requests = rate.NewLimiter(rate.Limit(o.RPM/60), max(1, int(o.RPM/60)))
+		l.requests = rate.NewLimiter(rate.Limit(o.RPM/60), max(1, int(min(o.RPM, maxPerMinute)/60)))
 	}
 	if o.TPM > 0 {
-		l.tokens = rate.NewLimiter(rate.Limit(o.TPM/60), int(o.TPM))
+		l.tokens = rate.NewLimiter(rate.Limit(o.TPM/60), max(1, int(min(o.TPM, maxPerMinute))))
 	}
-	shared[k] = l
 	return l
 }
 
@@ -343,7 +404,7 @@ func (t *Translator) Translate(ctx context.Context, r translate.Request) ([]tran
 			}
 		}
 		if !hit {
-			a, err = t.call(ctx, req)
+			a, err = t.callWithin(ctx, req)
 			if err != nil {
 				tr.Status, tr.Error = schemas.TranslationError, err.Error()
 				out = append(out, tr)
@@ -372,6 +433,17 @@ func feedbackOf(r translate.Request) *Feedback {
 	}
 	f := r.Feedback
 	return &Feedback{PrevCode: f.PrevCode, TestResult: f.TestResult, ExecFeedback: f.ExecFeedback, TimeSec: f.TimeSec, MemMB: f.MemMB}
+}
+
+// callWithin is call bounded by the time budget of one sample.
+func (t *Translator) callWithin(ctx context.Context, req chatRequest) (answer, error) {
+	bctx, cancel := context.WithTimeout(ctx, t.opts.Budget)
+	defer cancel()
+	a, err := t.call(bctx, req)
+	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
+		return a, fmt.Errorf("time budget of %v exhausted: %w", t.opts.Budget, err)
+	}
+	return a, err
 }
 
 // call sends one request with retries: exponential backoff with full jitter on 429,
@@ -436,13 +508,19 @@ func (e *retryAfterError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.status, e.body)
 }
 
+// backoff is the wait before attempt (1, 2, ...): the server's Retry-After, else an
+// exponential backoff with full jitter; never more than MaxWait, never zero.
 func (t *Translator) backoff(attempt int, last error) time.Duration {
-	if ra, ok := last.(*retryAfterError); ok && ra.after > 0 {
-		return ra.after
+	limit := t.opts.MaxWait
+	if limit <= 0 { // ParseSpec rejects it; a hand-built Options still must not panic
+		limit = time.Millisecond
 	}
-	d := t.opts.Backoff << (attempt - 1)
-	if limit := 60 * time.Second; d > limit {
-		d = limit
+	if ra, ok := last.(*retryAfterError); ok && ra.after > 0 {
+		return min(ra.after, limit)
+	}
+	d := limit
+	if shift := attempt - 1; shift >= 0 && shift < 62 && t.opts.Backoff > 0 && t.opts.Backoff <= limit>>shift {
+		d = t.opts.Backoff << shift
 	}
 	return time.Duration(rand.Int64N(int64(d)) + 1)
 }
@@ -493,6 +571,12 @@ func parseRetryAfter(v string) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if !(s > 0) { // negative, zero or NaN: no usable hint
+			return 0
+		}
+		if s > 1e6 { // beyond any wait we would take (backoff caps it at MaxWait)
+			s = 1e6
+		}
 		return time.Duration(s * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {

@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gocloud.dev/blob"
 
@@ -52,6 +53,11 @@ type Translator struct {
 	byKey    map[key][]translate.Translation
 	dirs     [][2]string
 	warnings []string
+	// bad lists the lines that could not be read; unread holds, per direction
+	// ({"", ""}: unknown), the lines whose problem could not be told, which may have
+	// held any translation of it that is not found.
+	bad    []translate.InputError
+	unread map[[2]string][]string
 }
 
 var _ translate.Translator = (*Translator)(nil)
@@ -102,6 +108,50 @@ func baseName(loc string) string {
 // traceDirRe matches "<src>_to_<tgt>/<file>.jsonl" directly under the model directory.
 var traceDirRe = regexp.MustCompile(`^([a-z]+)_to_([a-z]+)/[^/]+\.jsonl$`)
 
+// Fields recovered from a line that is not valid JSON, to tell which translation it
+// would have been.
+var (
+	reProblem = regexp.MustCompile(`"(?:problem_id|sample_id)"\s*:\s*"([^"\\]*)"`)
+	reSrc     = regexp.MustCompile(`"src_lang"\s*:\s*"([a-z]+)"`)
+	reTgt     = regexp.MustCompile(`"tgt_lang"\s*:\s*"([a-z]+)"`)
+)
+
+func firstGroup(re *regexp.Regexp, s string) string {
+	if m := re.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// badLine records a line that could not be read. When its problem and direction are
+// known it stands for a failed translation of them (status error), so that it counts
+// as a failure, not as a missing translation; otherwise every translation of its
+// direction that is not found is reported as possibly lost (see Translate).
+func (t *Translator) badLine(file string, line int, reason, problem, src, tgt string) {
+	where := fmt.Sprintf("%s line %d", file, line)
+	t.warn("%s: %s", where, reason)
+	t.bad = append(t.bad, translate.InputError{File: file, Line: line, Reason: reason, ProblemID: problem, SrcLang: src, TgtLang: tgt})
+	if problem != "" && src != "" && tgt != "" {
+		k := key{problem, src, tgt}
+		t.byKey[k] = append(t.byKey[k], translate.Translation{Sample: int32(len(t.byKey[k])), Status: schemas.TranslationError,
+			Error: fmt.Sprintf("malformed recorded translation at %s: %s", where, reason)})
+		return
+	}
+	if t.unread == nil {
+		t.unread = map[[2]string][]string{}
+	}
+	d := [2]string{src, tgt}
+	if src == "" || tgt == "" {
+		d = [2]string{}
+	}
+	t.unread[d] = append(t.unread[d], where)
+}
+
+// InputErrors lists the lines that could not be read (translate.InputErrorer).
+func (t *Translator) InputErrors() []translate.InputError {
+	return append([]translate.InputError(nil), t.bad...)
+}
+
 // FromTraceModelDir reads a TRACE model directory (bucket rooted at
 // ".../m.<model>") and names the translator name.
 func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Translator, error) {
@@ -124,24 +174,28 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
+			if !utf8.ValidString(line) { // JSON decoding would rewrite the bytes
+				t.badLine(k, i+1, "not valid UTF-8", "", src, tgt)
+				continue
+			}
 			var row map[string]json.RawMessage
 			if err := json.Unmarshal([]byte(line), &row); err != nil {
-				t.warn("%s line %d: bad JSON: %v", k, i+1, err)
+				t.badLine(k, i+1, fmt.Sprintf("bad JSON: %v", err), firstGroup(reProblem, line), src, tgt)
 				continue
 			}
 			var id string
 			if err := json.Unmarshal(row["sample_id"], &id); err != nil || id == "" {
-				t.warn("%s line %d: no sample_id", k, i+1)
+				t.badLine(k, i+1, "no sample_id", "", src, tgt)
 				continue
 			}
 			var samples []string
 			if raw, ok := row[tgt]; !ok {
-				t.warn("%s line %d: no %q field", k, i+1, tgt)
+				t.badLine(k, i+1, fmt.Sprintf("no %q field", tgt), id, src, tgt)
 				continue
 			} else if err := json.Unmarshal(raw, &samples); err != nil {
 				var one string // tolerate a single string instead of a list
 				if json.Unmarshal(raw, &one) != nil {
-					t.warn("%s line %d: %q is not a list of strings", k, i+1, tgt)
+					t.badLine(k, i+1, fmt.Sprintf("%q is not a list of strings", tgt), id, src, tgt)
 					continue
 				}
 				samples = []string{one}
@@ -153,7 +207,7 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 			}
 		}
 	}
-	if len(t.byKey) == 0 {
+	if len(t.byKey) == 0 && len(t.bad) == 0 {
 		return nil, fmt.Errorf("recorded: no <src>_to_<tgt>/*.jsonl translation in model directory %s", name)
 	}
 	t.finish()
@@ -181,6 +235,7 @@ func FromJSONL(ctx context.Context, b *blob.Bucket, file, name string) (*Transla
 	type withSample struct {
 		tr       translate.Translation
 		explicit bool
+		line     int
 	}
 	got := map[key][]withSample{}
 	var order []key
@@ -188,21 +243,25 @@ func FromJSONL(ctx context.Context, b *blob.Bucket, file, name string) (*Transla
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		if !utf8.ValidString(line) { // JSON decoding would rewrite the bytes
+			t.badLine(file, i+1, "not valid UTF-8", "", "", "")
+			continue
+		}
 		var r recordedLine
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.warn("%s line %d: bad JSON: %v", file, i+1, err)
+			t.badLine(file, i+1, fmt.Sprintf("bad JSON: %v", err), firstGroup(reProblem, line), firstGroup(reSrc, line), firstGroup(reTgt, line))
 			continue
 		}
 		if r.ProblemID == "" || r.SrcLang == "" || r.TgtLang == "" {
-			t.warn("%s line %d: problem_id, src_lang and tgt_lang are required", file, i+1)
+			t.badLine(file, i+1, "problem_id, src_lang and tgt_lang are required", r.ProblemID, r.SrcLang, r.TgtLang)
 			continue
 		}
 		k := key{r.ProblemID, r.SrcLang, r.TgtLang}
 		tr := translate.Translation{Code: r.Code, Imports: r.Imports, Entry: r.Entry}
-		ws := withSample{tr: tr}
+		ws := withSample{tr: tr, line: i + 1}
 		if r.Sample != nil {
 			if *r.Sample < 0 {
-				t.warn("%s line %d: negative sample", file, i+1)
+				t.badLine(file, i+1, "negative sample", r.ProblemID, r.SrcLang, r.TgtLang)
 				continue
 			}
 			ws.tr.Sample, ws.explicit = *r.Sample, true
@@ -228,14 +287,14 @@ func FromJSONL(ctx context.Context, b *blob.Bucket, file, name string) (*Transla
 				next++
 			}
 			if used[list[i].tr.Sample] {
-				t.warn("%s: %s %s->%s: duplicate sample %d", file, k.problem, k.src, k.tgt, list[i].tr.Sample)
+				t.badLine(file, list[i].line, fmt.Sprintf("duplicate sample %d of %s %s->%s", list[i].tr.Sample, k.problem, k.src, k.tgt), "", "", "")
 				continue
 			}
 			used[list[i].tr.Sample] = true
 			t.add(k, list[i].tr)
 		}
 	}
-	if len(t.byKey) == 0 {
+	if len(t.byKey) == 0 && len(t.bad) == 0 {
 		return nil, fmt.Errorf("recorded: no translation in %s", file)
 	}
 	t.finish()
@@ -303,6 +362,13 @@ func (t *Translator) Translate(_ context.Context, r translate.Request) ([]transl
 	}
 	list := t.byKey[key{r.ProblemID, r.SrcLang, r.TgtLang}]
 	if len(list) == 0 {
+		lost := append(append([]string(nil), t.unread[[2]string{r.SrcLang, r.TgtLang}]...), t.unread[[2]string{}]...)
+		if len(lost) > 0 {
+			// not known to be missing: an unreadable line may have held it
+			return []translate.Translation{{Status: schemas.TranslationError,
+				Error: fmt.Sprintf("no readable recorded translation of %s from %s to %s by %s; %d unreadable line(s) may hold it (%s)",
+					r.ProblemID, r.SrcLang, r.TgtLang, t.name, len(lost), strings.Join(lost[:min(len(lost), 3)], ", "))}}, nil
+		}
 		return []translate.Translation{{Status: schemas.TranslationMissing,
 			Error: fmt.Sprintf("no recorded translation of %s from %s to %s by %s", r.ProblemID, r.SrcLang, r.TgtLang, t.name)}}, nil
 	}

@@ -92,9 +92,20 @@ func TestFromTraceModelDir(t *testing.T) {
 	if len(out) != 1 || out[0].Status != schemas.TranslationMissing || out[0].Error == "" {
 		t.Errorf("missing direction: %+v", out)
 	}
+	// java->python has an unreadable line ("not json"): a problem not found there is
+	// not known to be missing, and is a failure naming the line
 	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NOPE", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "p_java_to_python.jsonl line 3") {
+		t.Errorf("problem not found beside an unreadable line: %+v", out)
+	}
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NOPE", VariantID: "orig", SrcLang: "cpp", TgtLang: "java"})
 	if len(out) != 1 || out[0].Status != schemas.TranslationMissing {
 		t.Errorf("missing problem: %+v", out)
+	}
+	// NO_FIELD's line names its problem: a failed translation of it, not a missing one
+	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NO_FIELD", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
+	if len(out) != 1 || out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "line 4") {
+		t.Errorf("malformed line of a known problem: %+v", out)
 	}
 	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "ADD_ONE", VariantID: "mut-3", SrcLang: "java", TgtLang: "python"})
 	if len(out) != 1 || out[0].Status != schemas.TranslationUnsupported || !strings.Contains(out[0].Error, "mut-3") {

@@ -1,0 +1,58 @@
+package blobs
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestCloudSchemesReachTheirDrivers opens a gs://, s3:// and azblob:// bucket with
+// settings that need no network at open time (anonymous GCS, a fixed AWS region and
+// fake static keys, an Azure shared key): each must reach its driver, never
+// "unknown scheme". Opening performs no request; nothing is read or written.
+func TestCloudSchemesReachTheirDrivers(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AZURE_STORAGE_ACCOUNT", "transmutetest")
+	t.Setenv("AZURE_STORAGE_KEY", "a2V5") // base64 "key"
+	ctx := context.Background()
+	for _, u := range []string{
+		"gs://transmute-test-bucket/run?anonymous=true",
+		"s3://transmute-test-bucket/run?region=us-east-1",
+		"azblob://transmute-test-container/run",
+	} {
+		b, err := Open(ctx, u)
+		if err != nil {
+			if strings.Contains(err.Error(), "no driver registered") || strings.Contains(err.Error(), "unknown") {
+				t.Fatalf("%s: scheme not registered: %v", u, err)
+			}
+			t.Fatalf("%s: driver refused offline settings: %v", u, err)
+		}
+		b.Close()
+	}
+	// An unregistered scheme still fails, so the check above can fail.
+	if _, err := Open(ctx, "nosuch://bucket"); err == nil || !strings.Contains(err.Error(), "no driver registered") {
+		t.Fatalf("nosuch://: got %v, want the no-driver error", err)
+	}
+}
+
+func TestJoin(t *testing.T) {
+	for _, c := range [][3]string{
+		{"out/run", "_staging/r-1/", "out/run/_staging/r-1"},
+		{"gs://b/prefix", "_staging/r-1/", "gs://b/prefix/_staging/r-1"},
+		{"gs://b", "_staging/r-1/", "gs://b/_staging/r-1"},
+		{"file:///tmp/o?metadata=skip", "_staging/x", "file:///tmp/o/_staging/x?metadata=skip"},
+	} {
+		got, err := Join(c[0], c[1])
+		if err != nil || got != c[2] {
+			t.Errorf("Join(%q, %q) = %q, %v; want %q", c[0], c[1], got, err, c[2])
+		}
+	}
+	if d, ok := LocalDir("file:///tmp/o?metadata=skip"); !ok || d != "/tmp/o" {
+		t.Errorf("LocalDir(file URL) = %q, %v", d, ok)
+	}
+	if _, ok := LocalDir("gs://b/p"); ok {
+		t.Error("LocalDir(gs://) is local")
+	}
+}

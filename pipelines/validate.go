@@ -1,0 +1,46 @@
+package pipelines
+
+import (
+	"fmt"
+	"slices"
+
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+)
+
+// Validate checks a configuration before any work: counts and limits that cannot be
+// negative, directions between known languages, the C++ argument mode. launch calls
+// it before it touches the output, so a typo never costs the last good run.
+func (c Config) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"parallelism (--workers)", int64(c.Parallelism)}, {"shards (--shards)", int64(c.Shards)},
+		{"compute_shards (--compute-shards)", int64(c.ComputeShards)}, {"limit (--limit)", int64(c.Limit)},
+		{"cpu_time (--cpu-limit)", int64(c.CPUTime)}, {"wall_time (--wall-limit)", int64(c.WallTime)},
+		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("%s is negative (%d)", f.name, f.v)
+		}
+	}
+	dirs, err := evaluate.Directions(c.Directions)
+	if err != nil {
+		return fmt.Errorf("directions: %w", err)
+	}
+	for _, d := range dirs {
+		for _, l := range d {
+			if !slices.Contains(schemas.Languages, l) {
+				return fmt.Errorf("directions: unknown language %q in %s-%s (want %v)", l, d[0], d[1], schemas.Languages)
+			}
+		}
+	}
+	if c.CppArgs != "" && c.CppArgs != evaluate.CppArgsAdapt && c.CppArgs != evaluate.CppArgsGold {
+		return fmt.Errorf("cpp_args %q: want %s or %s", c.CppArgs, evaluate.CppArgsAdapt, evaluate.CppArgsGold)
+	}
+	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
+		return fmt.Errorf("need at least one corpus and one translator (--corpus, --translator or a --config)")
+	}
+	return nil
+}
