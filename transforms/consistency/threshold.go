@@ -1,0 +1,121 @@
+package consistency
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"sort"
+)
+
+// Labeled is one (original, variant) translation pair: its consistency score
+// under one metric and whether execution found it inconsistent (the label the
+// thresholds are chosen against; seed 004 used manual labels).
+type Labeled struct {
+	Score        float64
+	Inconsistent bool
+}
+
+// Confusion counts a threshold's verdicts against execution; the positive class
+// is "inconsistent" (score below the threshold).
+type Confusion struct {
+	TP, FP, FN, TN int
+}
+
+// Precision, Recall and F1 are NaN when undefined (no predicted or no actual
+// inconsistency).
+func (c Confusion) Precision() float64 { return ratio(c.TP, c.TP+c.FP) }
+func (c Confusion) Recall() float64    { return ratio(c.TP, c.TP+c.FN) }
+func (c Confusion) F1() float64 {
+	p, r := c.Precision(), c.Recall()
+	if math.IsNaN(p) || math.IsNaN(r) {
+		return math.NaN()
+	}
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return float64(a) / float64(b)
+}
+
+// Evaluate judges every sample inconsistent when its score is below t.
+func Evaluate(samples []Labeled, t float64) Confusion {
+	var c Confusion
+	for _, s := range samples {
+		pred := s.Score < t
+		switch {
+		case pred && s.Inconsistent:
+			c.TP++
+		case pred:
+			c.FP++
+		case s.Inconsistent:
+			c.FN++
+		default:
+			c.TN++
+		}
+	}
+	return c
+}
+
+// ThresholdGrid is 0.01, 0.02, ..., 1.00: seed 004 searched 0.8 to 1.0 in steps
+// of 0.01; code translations can differ more, so the grid starts lower.
+func ThresholdGrid() []float64 {
+	g := make([]float64, 100)
+	for i := range g {
+		g[i] = float64(i+1) / 100
+	}
+	return g
+}
+
+// ChooseThreshold returns the threshold of grid with the best F1 against
+// execution on samples (seed 004 section 4.2, "Threshold learning"); ties, and
+// samples where F1 is undefined everywhere, go to the fewest errors (FP + FN),
+// then to the highest threshold.
+func ChooseThreshold(samples []Labeled, grid []float64) (float64, Confusion) {
+	best, bestC := math.NaN(), Confusion{}
+	bestF, bestErr := math.Inf(-1), math.MaxInt
+	for _, t := range grid {
+		c := Evaluate(samples, t)
+		f := c.F1()
+		if math.IsNaN(f) {
+			f = -1
+		}
+		e := c.FP + c.FN
+		if f > bestF || f == bestF && (e < bestErr || e == bestErr && t > best) || math.IsNaN(best) {
+			best, bestC, bestF, bestErr = t, c, f, e
+		}
+	}
+	return best, bestC
+}
+
+// SplitProblems splits problem ids into two halves by the hash of the id (not by
+// name order, which groups similar problems): the first half chooses thresholds,
+// the second measures them. Deterministic; duplicates count once.
+func SplitProblems(ids []string) (choose, measure map[string]bool) {
+	type h struct{ id, hash string }
+	seen := map[string]bool{}
+	var hs []h
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		sum := sha256.Sum256([]byte(id))
+		hs = append(hs, h{id, hex.EncodeToString(sum[:])})
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i].hash < hs[j].hash })
+	choose, measure = map[string]bool{}, map[string]bool{}
+	for i, x := range hs {
+		if i < (len(hs)+1)/2 {
+			choose[x.id] = true
+		} else {
+			measure[x.id] = true
+		}
+	}
+	return choose, measure
+}

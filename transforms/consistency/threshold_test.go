@@ -1,0 +1,65 @@
+package consistency
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func TestChooseThreshold(t *testing.T) {
+	// Inconsistent pairs score 0.70, 0.85, 0.95; consistent ones 1, 1, 0.97, 0.90.
+	s := []Labeled{{0.70, true}, {0.85, true}, {0.95, true}, {1, false}, {1, false}, {0.97, false}, {0.90, false}}
+	// t in 0.96..0.97 flags 0.70, 0.85, 0.90, 0.95: TP 3, FP 1, FN 0: F1 = 6/7 (the
+	// tie goes to 0.97). t = 0.86 flags 0.70 and 0.85: F1 = 4/5. t = 0.98 adds
+	// 0.97: F1 = 3/4.
+	th, c := ChooseThreshold(s, ThresholdGrid())
+	if th != 0.97 || c != (Confusion{TP: 3, FP: 1, FN: 0, TN: 3}) {
+		t.Fatalf("threshold %v %+v", th, c)
+	}
+	if !near(c.F1(), 6.0/7) || !near(c.Precision(), 0.75) || c.Recall() != 1 {
+		t.Fatalf("P %v R %v F1 %v", c.Precision(), c.Recall(), c.F1())
+	}
+	// Measured elsewhere: the other half.
+	other := []Labeled{{0.5, true}, {0.99, true}, {0.92, false}, {1, false}}
+	m := Evaluate(other, th)
+	if m != (Confusion{TP: 1, FP: 1, FN: 1, TN: 1}) || !near(m.F1(), 0.5) {
+		t.Fatalf("%+v", m)
+	}
+	// No inconsistency at all (the identity translator): F1 is undefined at
+	// every threshold; the choice makes no error and flags nothing.
+	th, c = ChooseThreshold([]Labeled{{1, false}, {1, false}}, ThresholdGrid())
+	if th != 1 || c.FP != 0 || !math.IsNaN(c.F1()) {
+		t.Fatalf("identity: %v %+v", th, c)
+	}
+}
+
+func TestSplitProblems(t *testing.T) {
+	var ids []string
+	for i := 0; i < 101; i++ {
+		ids = append(ids, fmt.Sprintf("P%03d", i))
+	}
+	a, b := SplitProblems(append(ids, "P000"))
+	if len(a) != 51 || len(b) != 50 {
+		t.Fatalf("halves %d %d", len(a), len(b))
+	}
+	for id := range a {
+		if b[id] {
+			t.Fatalf("%s in both halves", id)
+		}
+	}
+	a2, _ := SplitProblems(ids[50:])
+	a3, _ := SplitProblems(ids[50:])
+	if fmt.Sprint(a2) != fmt.Sprint(a3) {
+		t.Fatal("not deterministic")
+	}
+	// Not by name: the first half is not the first 51 names.
+	first := 0
+	for i := 0; i < 51; i++ {
+		if a[ids[i]] {
+			first++
+		}
+	}
+	if first == 51 {
+		t.Fatal("the split follows name order")
+	}
+}
