@@ -26,18 +26,19 @@ func same(ret values.Type, tol values.Tolerance, a, b Outcome) bool {
 }
 
 // ExecConsistent tells whether the translations' outcomes relate as the sources'
-// do: on every test, the two translations behave the same exactly when the two
-// sources do (the variant of a rename behaves as its original, so its
-// translation must too; a literal change may change outputs, and then the
-// translations must differ where the sources differ). It returns the first test
-// where the relation breaks, or -1. Tests missing from a side (a program that
-// ended before them) count as "missing".
+// do, test by test: the two translations behave alike exactly where the two
+// sources do, and the original's translation gives its source's outcome exactly
+// where the variant's translation gives its own source's. For a rename (the
+// sources agree) that is "the translations agree"; for a literal change it also
+// catches a translation right on one input and wrong on the other, which the
+// first relation alone misses when both pairs differ. It returns the first test
+// where the relation breaks, or -1. Tests missing from a side count as
+// "missing".
 func ExecConsistent(ret values.Type, tol values.Tolerance, srcO, srcV, trO, trV []Outcome) (bool, int) {
 	n := max(len(srcO), len(srcV), len(trO), len(trV))
 	for i := 0; i < n; i++ {
-		s := same(ret, tol, at(srcO, i), at(srcV, i))
-		t := same(ret, tol, at(trO, i), at(trV, i))
-		if s != t {
+		so, sv, to, tv := at(srcO, i), at(srcV, i), at(trO, i), at(trV, i)
+		if same(ret, tol, so, sv) != same(ret, tol, to, tv) || same(ret, tol, so, to) != same(ret, tol, sv, tv) {
 			return false, i
 		}
 	}

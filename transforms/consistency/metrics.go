@@ -1,6 +1,9 @@
 package consistency
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Metric names one of seed 004's four similarity metrics (section 3.2). They are
 // written here rather than taken from a library: the formulas are the paper's own
@@ -59,9 +62,10 @@ func (d *IDF) weight(t string) float64 {
 }
 
 // Similarity computes metric m between token sequences a and b; idf is used by
-// tf-idf only (nil weighs every token 1). Two empty sequences are identical (1).
+// tf-idf only (nil weighs every token 1). Equal sequences score exactly 1 (the
+// cosine's rounding would give 0.9999999999999999), empty ones included.
 func Similarity(m Metric, a, b []string, idf *IDF) float64 {
-	if len(a) == 0 && len(b) == 0 {
+	if slices.Equal(a, b) {
 		return 1
 	}
 	switch m {
@@ -154,7 +158,7 @@ func TFIDFCosine(a, b []string, idf *IDF) float64 {
 	if na == 0 || nb == 0 {
 		return 0
 	}
-	return dot / math.Sqrt(na*nb)
+	return min(dot/math.Sqrt(na*nb), 1)
 }
 
 func counts(a []string) map[string]int {

@@ -149,7 +149,12 @@ func TestExecConsistent(t *testing.T) {
 		{"rename kept", ok("1", "2"), ok("1", "2"), ok("1", "2"), ok("1", "2"), true, -1},
 		{"rename broke test 1", ok("1", "2"), ok("1", "2"), ok("1", "2"), ok("1", "3"), false, 1},
 		{"wrong but consistent", ok("1", "2"), ok("1", "2"), ok("5", "5"), ok("5", "5"), true, -1},
-		{"literal changes test 1 on both", ok("1", "2"), ok("1", "5"), ok("1", "2"), ok("1", "7"), true, -1},
+		{"literal change kept", ok("1", "2"), ok("1", "5"), ok("1", "2"), ok("1", "5"), true, -1},
+		{"literal change, both wrong alike", ok("1", "2"), ok("1", "5"), ok("0", "3"), ok("0", "6"), true, -1},
+		// Right on the original, wrong on the variant, though both pairs differ.
+		{"literal change mistranslated", ok("1", "2"), ok("1", "5"), ok("1", "2"), ok("1", "7"), false, 1},
+		// Wrong on the original, right on the variant (a memorised bug).
+		{"memorised bug", ok("1", "2"), ok("1", "5"), ok("1", "3"), ok("1", "5"), false, 1},
 		{"literal change lost", ok("1", "2"), ok("1", "5"), ok("1", "2"), ok("1", "2"), false, 1},
 		{"both fail to compile", ok("1", "2"), ok("1", "2"), ce, ce, true, -1},
 		{"only the variant fails", ok("1", "2"), ok("1", "2"), ok("1", "2"), ce, false, 0},
