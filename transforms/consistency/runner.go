@@ -37,9 +37,6 @@ type Runner struct {
 	Tolerance   values.Tolerance
 	Table       *Table
 	Options     Options
-	// Half tells which half of the problems a problem id is in ("choose" or
-	// "measure"; SplitProblems over the run's problems).
-	Half func(problemID string) string
 }
 
 // Output holds every row one problem produces.
@@ -237,7 +234,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 				tv := trans[key(tr.Name(), d, v.ID)]
 				row := schemas.ConsistencyRow{Run: r.Run, Translator: tr.Name(), Corpus: p.Corpus, ProblemID: p.ID,
 					SrcLang: d.src, TgtLang: d.tgt, VariantID: v.ID, Kind: string(v.Kind), Old: v.Old, New: v.New,
-					Half: r.half(p.ID), OrigStatus: to.tr.Status, VariantStatus: tv.tr.Status}
+					Half: HalfOf(p.ID), OrigStatus: to.tr.Status, VariantStatus: tv.tr.Status}
 				sc := map[Metric]float64{}
 				for _, m := range Metrics {
 					sc[m] = ConsistencyScore(m, tokOf["orig"], tokOf[v.ID], idf)
@@ -369,13 +366,6 @@ func (r *Runner) inconsistentWith(ret values.Type, s *side, so, repaired []Outco
 		}
 	}
 	return bad
-}
-
-func (r *Runner) half(id string) string {
-	if r.Half == nil {
-		return ""
-	}
-	return r.Half(id)
 }
 
 func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans map[string]*transl, sides map[string]*side,

@@ -2,9 +2,7 @@ package consistency
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"math"
-	"sort"
 )
 
 // Labeled is one (original, variant) translation pair: its consistency score
@@ -93,29 +91,19 @@ func ChooseThreshold(samples []Labeled, grid []float64) (float64, Confusion) {
 	return best, bestC
 }
 
-// SplitProblems splits problem ids into two halves by the hash of the id (not by
-// name order, which groups similar problems): the first half chooses thresholds,
-// the second measures them. Deterministic; duplicates count once.
-func SplitProblems(ids []string) (choose, measure map[string]bool) {
-	type h struct{ id, hash string }
-	seen := map[string]bool{}
-	var hs []h
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		sum := sha256.Sum256([]byte(id))
-		hs = append(hs, h{id, hex.EncodeToString(sum[:])})
+// Halves of the problems: thresholds are chosen on one, measured on the other.
+const (
+	HalfChoose  = "choose"
+	HalfMeasure = "measure"
+)
+
+// HalfOf puts a problem in a half by the parity of its id's hash: each worker
+// decides alone, without the list of problems, and the split does not follow
+// name order (which groups similar problems).
+func HalfOf(problemID string) string {
+	sum := sha256.Sum256([]byte(problemID))
+	if sum[0]&1 == 0 {
+		return HalfChoose
 	}
-	sort.Slice(hs, func(i, j int) bool { return hs[i].hash < hs[j].hash })
-	choose, measure = map[string]bool{}, map[string]bool{}
-	for i, x := range hs {
-		if i < (len(hs)+1)/2 {
-			choose[x.id] = true
-		} else {
-			measure[x.id] = true
-		}
-	}
-	return choose, measure
+	return HalfMeasure
 }

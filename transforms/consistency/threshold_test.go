@@ -33,33 +33,18 @@ func TestChooseThreshold(t *testing.T) {
 	}
 }
 
-func TestSplitProblems(t *testing.T) {
-	var ids []string
-	for i := 0; i < 101; i++ {
-		ids = append(ids, fmt.Sprintf("P%03d", i))
-	}
-	a, b := SplitProblems(append(ids, "P000"))
-	if len(a) != 51 || len(b) != 50 {
-		t.Fatalf("halves %d %d", len(a), len(b))
-	}
-	for id := range a {
-		if b[id] {
-			t.Fatalf("%s in both halves", id)
+func TestHalfOf(t *testing.T) {
+	n := map[string]int{}
+	for i := 0; i < 200; i++ {
+		id := fmt.Sprintf("P%03d", i)
+		h := HalfOf(id)
+		if h != HalfOf(id) {
+			t.Fatal("not deterministic")
 		}
+		n[h]++
 	}
-	a2, _ := SplitProblems(ids[50:])
-	a3, _ := SplitProblems(ids[50:])
-	if fmt.Sprint(a2) != fmt.Sprint(a3) {
-		t.Fatal("not deterministic")
-	}
-	// Not by name: the first half is not the first 51 names.
-	first := 0
-	for i := 0; i < 51; i++ {
-		if a[ids[i]] {
-			first++
-		}
-	}
-	if first == 51 {
-		t.Fatal("the split follows name order")
+	// Binomial(200, 1/2): 100 +- 3 sd is 79..121.
+	if n[HalfChoose]+n[HalfMeasure] != 200 || n[HalfChoose] < 79 || n[HalfChoose] > 121 {
+		t.Fatalf("halves %v", n)
 	}
 }
