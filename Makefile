@@ -9,7 +9,7 @@ TRACE_MODELS := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short bench eval-shared clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared
+.PHONY: all deps build run test test-short bench eval-shared clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared consistency-shared
 
 all: build
 
@@ -97,3 +97,13 @@ efficiency-shared: build
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
+
+# Translation consistency and black-box repair (seed 004, docs/CONSISTENCY.md) of the
+# builtin transpilers (Java->Python, Java->C++) and the identity (Java->Java) on
+# TransCoder-test; tables and a summary under out/consistency/.
+# CONSISTENCY_FLAGS adds e.g. --limit 20.
+CONSISTENCY_FLAGS ?=
+consistency-shared: build
+	@test -d $(SHARED) || { echo "consistency-shared needs $(SHARED)"; exit 1; }
+	$(BIN) --job consistency --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java --out out/consistency --run consistency-shared $(CONSISTENCY_FLAGS)

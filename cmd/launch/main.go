@@ -95,7 +95,7 @@ func main() {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis) or efficiency (TRACE Beyond; --limit is then tasks per direction)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) or consistency (seed 004: context-similar variants, consistency, repair)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -165,7 +165,7 @@ func main() {
 	}
 	c.Progress = !*quiet
 	c = c.WithDefaults()
-	if *job == "mbta" {
+	if *job == "mbta" || *job == "consistency" {
 		c = pipelines.MBTADefaults(c)
 	}
 	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
@@ -178,8 +178,8 @@ func main() {
 		fatal(err)
 	}
 	defer bucket.Close()
-	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
-		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job))
+	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" && *job != "consistency" {
+		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta, efficiency or consistency)", *job))
 	}
 	tables := pipelines.Tables
 	if *job == "mbta" {
@@ -187,6 +187,9 @@ func main() {
 	}
 	if *job == "efficiency" {
 		tables = pipelines.EfficiencyTables
+	}
+	if *job == "consistency" {
+		tables = pipelines.ConsistencyTables
 	}
 	for _, t := range tables {
 		if err := sink.Clear(ctx, bucket, t); err != nil {
@@ -221,6 +224,8 @@ func main() {
 			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
 	} else if *job == "efficiency" {
 		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
+	} else if *job == "consistency" {
+		pipelines.BuildConsistency(s, c)
 	} else {
 		pipelines.BuildEvaluate(s, c)
 	}
@@ -240,6 +245,20 @@ func main() {
 			fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
 				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
 			if err := pipelines.PrintMBTASummary(ctx, os.Stdout, bucket); err != nil {
+				fatal(err)
+			}
+		}
+		return
+	}
+	if *job == "consistency" {
+		if err := pipelines.FinishConsistency(ctx, bucket, m); err != nil {
+			fatal(fmt.Errorf("manifest: %w", err))
+		}
+		if !*quiet {
+			fmt.Printf("run %s (consistency): %d variants, %d translations, %d pairs, %d repairs, %d error rows in %.0fs; tables under %s\n",
+				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["consistency_results"], m.Counts["repairs"],
+				m.Counts["errors"], m.Seconds, c.Output)
+			if err := pipelines.PrintConsistencySummary(ctx, os.Stdout, bucket); err != nil {
 				fatal(err)
 			}
 		}
