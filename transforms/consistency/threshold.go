@@ -19,20 +19,12 @@ type Confusion struct {
 	TP, FP, FN, TN int
 }
 
-// Precision, Recall and F1 are NaN when undefined (no predicted or no actual
-// inconsistency).
+// Precision and Recall are NaN when undefined (no predicted or no actual
+// inconsistency); F1 = 2TP/(2TP+FP+FN), NaN only when there is neither (so a
+// threshold that flags nothing while execution finds inconsistencies has F1 0).
 func (c Confusion) Precision() float64 { return ratio(c.TP, c.TP+c.FP) }
 func (c Confusion) Recall() float64    { return ratio(c.TP, c.TP+c.FN) }
-func (c Confusion) F1() float64 {
-	p, r := c.Precision(), c.Recall()
-	if math.IsNaN(p) || math.IsNaN(r) {
-		return math.NaN()
-	}
-	if p+r == 0 {
-		return 0
-	}
-	return 2 * p * r / (p + r)
-}
+func (c Confusion) F1() float64        { return ratio(2*c.TP, 2*c.TP+c.FP+c.FN) }
 
 func ratio(a, b int) float64 {
 	if b == 0 {

@@ -25,6 +25,10 @@ func TestChooseThreshold(t *testing.T) {
 	if m != (Confusion{TP: 1, FP: 1, FN: 1, TN: 1}) || !near(m.F1(), 0.5) {
 		t.Fatalf("%+v", m)
 	}
+	// Execution finds an inconsistency that no threshold flags: F1 0, not NaN.
+	if f := Evaluate([]Labeled{{1, true}, {1, false}}, 0.5).F1(); f != 0 {
+		t.Fatalf("F1 with TP 0, FN 1: %v", f)
+	}
 	// No inconsistency at all (the identity translator): F1 is undefined at
 	// every threshold; the choice makes no error and flags nothing.
 	th, c = ChooseThreshold([]Labeled{{1, false}, {1, false}}, ThresholdGrid())
