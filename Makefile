@@ -13,7 +13,7 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all
+.PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared
 
 all: build
 
@@ -125,4 +125,4 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
 	$(GO) test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
 	$(GO) test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
-	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai
+	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai consistency-shared

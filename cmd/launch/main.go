@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"gocloud.dev/blob"
 
 	"transmute/io/blobs"
 	"transmute/io/corpus"
@@ -107,7 +109,7 @@ func run() error {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis) or efficiency (TRACE Beyond; --limit is then tasks per direction)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) or consistency (seed 004: context-similar variants, consistency, repair)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -128,8 +130,56 @@ func run() error {
 	if err := negativeFlags(); err != nil {
 		return err
 	}
-	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
-		return fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job)
+	jobs = map[jobKind]jobDef{
+		jobEvaluate: evaluateJob(),
+		jobMBTA: {
+			tables:        pipelines.MBTATables,
+			variantLimits: true,
+			build: func(s beam.Scope, c pipelines.Config) error {
+				var ops []string
+				for _, o := range strings.Split(*mutOps, ",") {
+					if o = strings.TrimSpace(o); o != "" {
+						ops = append(ops, o)
+					}
+				}
+				pipelines.BuildMBTA(s, c, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax,
+					Seed: *mutSeed, TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
+				return nil
+			},
+			finish: pipelines.FinishMBTA,
+			headline: func(c pipelines.Config, m *pipelines.Manifest) string {
+				return fmt.Sprintf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s",
+					c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
+			},
+			summary: pipelines.PrintMBTASummary,
+		},
+		jobEfficiency: {
+			tables: pipelines.EfficiencyTables,
+			check:  func(c pipelines.Config) error { _, err := efficiencyOptions(c.Limit); return err },
+			build: func(s beam.Scope, c pipelines.Config) error {
+				o, err := efficiencyOptions(c.Limit)
+				if err == nil {
+					pipelines.BuildEfficiency(s, c, o)
+				}
+				return err
+			},
+			finish: pipelines.FinishEfficiency,
+			headline: func(c pipelines.Config, m *pipelines.Manifest) string {
+				return fmt.Sprintf("run %s (efficiency): %d profiles, %d score rows, %d error rows in %.0fs; tables under %s",
+					c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
+			},
+			summary: func(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+				if err := pipelines.PrintEfficiencySummary(ctx, w, b); err != nil {
+					return err
+				}
+				return pipelines.PrintEfficiencyRunCPU(ctx, w, b)
+			},
+		},
+		jobConsistency: consistencyJob(),
+	}
+	jb, err := lookupJob(*job)
+	if err != nil {
+		return err
 	}
 	var c pipelines.Config
 	if *configPath != "" {
@@ -192,29 +242,20 @@ func run() error {
 	}
 	c.Progress = !*quiet
 	c = c.WithDefaults()
-	if *job == "mbta" {
+	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
 	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	var effOpts pipelines.EfficiencyOptions
-	if *job == "efficiency" {
-		var err error
-		if effOpts, err = efficiencyOptions(c.Limit); err != nil {
+	if jb.check != nil {
+		if err := jb.check(c); err != nil {
 			return err
 		}
 	}
 	ctx := context.Background()
 	if err := checkInputs(ctx, c); err != nil {
 		return err
-	}
-	tables := pipelines.Tables
-	if *job == "mbta" {
-		tables = pipelines.MBTATables
-	}
-	if *job == "efficiency" {
-		tables = pipelines.EfficiencyTables
 	}
 
 	// 2. Take the output: lock it (also the check that it is writable), finish or
@@ -278,19 +319,8 @@ func run() error {
 		}()
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if *job == "mbta" {
-		var ops []string
-		for _, o := range strings.Split(*mutOps, ",") {
-			if o = strings.TrimSpace(o); o != "" {
-				ops = append(ops, o)
-			}
-		}
-		pipelines.BuildMBTA(s, sc, pipelines.MBTAOptions{Operators: ops, MaxPerOperator: *mutMaxOp, MaxTotal: *mutMax, Seed: *mutSeed,
-			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
-	} else if *job == "efficiency" {
-		pipelines.BuildEfficiency(s, sc, effOpts)
-	} else {
-		pipelines.BuildEvaluate(s, sc)
+	if err := jb.build(s, sc); err != nil {
+		return err
 	}
 	err = beamx.Run(ctx, p)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
@@ -308,14 +338,7 @@ func run() error {
 		return err
 	}
 	defer sb.Close()
-	switch *job {
-	case "mbta":
-		err = pipelines.FinishMBTA(ctx, sb, m)
-	case "efficiency":
-		err = pipelines.FinishEfficiency(ctx, sb, m)
-	default:
-		err = pipelines.Finish(ctx, sb, m, tables)
-	}
+	err = jb.finish(ctx, sb, m)
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
@@ -335,31 +358,11 @@ func run() error {
 	if *quiet {
 		return nil
 	}
-	switch *job {
-	case "mbta":
-		fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
-			c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
-		if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
-			return err
-		}
-		return pipelines.PrintMBTASummary(ctx, os.Stdout, bucket)
-	case "efficiency":
-		fmt.Printf("run %s (efficiency): %d profiles, %d score rows, %d error rows in %.0fs; tables under %s\n",
-			c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
-		if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
-			return err
-		}
-		if err := pipelines.PrintEfficiencySummary(ctx, os.Stdout, bucket); err != nil {
-			return err
-		}
-		return pipelines.PrintEfficiencyRunCPU(ctx, os.Stdout, bucket)
-	}
-	fmt.Printf("run %s: %d problems, %d translations, %d executions, %d error rows in %.0fs; tables under %s\n",
-		c.Run, m.Counts["problems"], m.Counts["translations"], m.Counts["executions"], m.Counts["errors"], m.Seconds, c.Output)
+	fmt.Println(jb.headline(c, m))
 	if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
 		return err
 	}
-	return pipelines.PrintSummary(ctx, os.Stdout, bucket)
+	return jb.summary(ctx, os.Stdout, bucket)
 }
 
 // negativeFlags rejects a negative count or limit given on the command line (the

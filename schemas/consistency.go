@@ -1,0 +1,76 @@
+package schemas
+
+// VariantKindContextSimilar is the VariantRow.Kind of seed 004's context-similar
+// variants; their Operator is "identifier" (a renamed parameter or local) or
+// "literal" (an integer literal n replaced by n+1), Original/Mutated the old and
+// new name or literal.
+const VariantKindContextSimilar = "context_similar"
+
+// ConsistencyRow is one (original, context-similar variant) pair translated by
+// one translator (seed 004 Algorithm 1, and execution).
+type ConsistencyRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	Corpus     string `parquet:"corpus"`
+	ProblemID  string `parquet:"problem_id"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	VariantID  string `parquet:"variant_id"`
+	Kind       string `parquet:"kind"` // identifier | literal
+	Old        string `parquet:"old"`
+	New        string `parquet:"new"`
+	// Half is "choose" (thresholds are chosen on its problems) or "measure".
+	Half string `parquet:"half"`
+	// OrigStatus and VariantStatus are the two translations' statuses
+	// (schemas.Translation*).
+	OrigStatus    string `parquet:"orig_status"`
+	VariantStatus string `parquet:"variant_status"`
+	// The Algorithm 1 consistency scores, in [0, 1].
+	LCS   float64 `parquet:"lcs"`
+	ED    float64 `parquet:"ed"`
+	TFIDF float64 `parquet:"tfidf"`
+	BLEU  float64 `parquet:"bleu"`
+	// SourcesDiffer: the original and the variant source behave differently on
+	// some test (a literal change can; a kept rename does not).
+	SourcesDiffer bool `parquet:"sources_differ"`
+	// ExecConsistent: the translations behave alike exactly where the sources do.
+	ExecConsistent bool  `parquet:"exec_consistent"`
+	FirstDiffTest  int32 `parquet:"first_diff_test"` // -1 when consistent
+	// OrigProgram and VariantProgram are the translations' program statuses.
+	OrigProgram    string `parquet:"orig_program"`
+	VariantProgram string `parquet:"variant_program"`
+	Detail         string `parquet:"detail"`
+}
+
+// RepairRow is seed 004's black-box repair (Algorithm 2, cross-reference
+// ranking) of one translation of an original, ranked by one metric.
+type RepairRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	Corpus     string `parquet:"corpus"`
+	ProblemID  string `parquet:"problem_id"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	RankMetric string `parquet:"rank_metric"` // lcs | ed | tfidf | bleu
+	// ExecInconsistent and MinScore say why it was tried: execution-inconsistent
+	// pairs of the original's translation, and its lowest RankMetric score.
+	ExecInconsistent int32   `parquet:"exec_inconsistent"`
+	MinScore         float64 `parquet:"min_score"`
+	Candidates       int32   `parquet:"candidates"` // translations ranked (original included)
+	// ChosenVariant is the variant whose translation was mapped back ("" when
+	// none); ChosenRank its place in the ranking (0 = the original).
+	ChosenVariant string `parquet:"chosen_variant"`
+	ChosenRank    int32  `parquet:"chosen_rank"`
+	Accepted      bool   `parquet:"accepted"`
+	Reason        string `parquet:"reason"`
+	// PassBefore and PassAfter are the shares of tests on which the translation
+	// (before; after = the repaired one when accepted, else the same) gives the
+	// source's output.
+	PassBefore float64 `parquet:"pass_before"`
+	PassAfter  float64 `parquet:"pass_after"`
+	Before     string  `parquet:"before"`
+	After      string  `parquet:"after"`
+}
+
+func (r ConsistencyRow) ShardKey() string { return r.ProblemID }
+func (r RepairRow) ShardKey() string      { return r.ProblemID }

@@ -1,0 +1,139 @@
+package consistency
+
+import (
+	"math"
+
+	"transmute/schemas"
+)
+
+// OracleConsistency is the ScoreRow.Oracle of this job's scores.
+const OracleConsistency = "consistency"
+
+// Score names (ScoreRow.Metric). Per-metric ones are prefixed by the metric:
+// lcs_threshold, lcs_f1...
+const (
+	ScorePairs            = "pairs"
+	ScorePairsLiteral     = "pairs_literal"
+	ScoreExecInconsistent = "exec_inconsistent"      // count; Value/N in ..._rate
+	ScoreExecRate         = "exec_inconsistent_rate" // share of pairs
+	ScoreProblems         = "problems"
+
+	sfxThreshold    = "_threshold"    // chosen on the choose half
+	sfxInconsistent = "_inconsistent" // pairs below it (all problems)
+	sfxRate         = "_inconsistent_rate"
+	sfxBelowOne     = "_below_1"   // pairs scoring below 1
+	sfxPrecision    = "_precision" // against execution, measure half
+	sfxRecall       = "_recall"
+	sfxF1           = "_f1"
+	sfxChooseF1     = "_f1_choose"    // on the choose half
+	sfxFlagged      = "_repair_tried" // translations flagged (metric or execution)
+	sfxRepaired     = "_repaired"     // accepted repairs among them
+	sfxRepairedRate = "_repaired_rate"
+	sfxPassBefore   = "_pass_before" // mean pass rate of the flagged translations
+	sfxPassAfter    = "_pass_after"
+	sfxWorse        = "_repair_worse"  // accepted repairs with a lower pass rate
+	sfxBetter       = "_repair_better" // accepted repairs with a higher pass rate
+)
+
+// Key is a score key.
+type Key struct {
+	Translator, Corpus, SrcLang, TgtLang string
+}
+
+func scoreOf(r schemas.ConsistencyRow, m Metric) float64 {
+	switch m {
+	case MetricLCS:
+		return r.LCS
+	case MetricED:
+		return r.ED
+	case MetricTFIDF:
+		return r.TFIDF
+	case MetricBLEU:
+		return r.BLEU
+	}
+	return math.NaN()
+}
+
+// Score computes one key's scores from its pairs and repairs: execution
+// inconsistencies, each metric's threshold (chosen on the choose half against
+// execution), its inconsistencies and its precision/recall/F1 on the measure
+// half, and the repairs of the translations that metric or execution flags.
+func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.RepairRow) []schemas.ScoreRow {
+	var out []schemas.ScoreRow
+	add := func(name string, v float64, n int) {
+		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
+			TgtLang: k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
+	}
+	problems := map[string]bool{}
+	execBad, literal := 0, 0
+	for _, r := range rows {
+		problems[r.ProblemID] = true
+		if !r.ExecConsistent {
+			execBad++
+		}
+		if r.Kind == string(KindLiteral) {
+			literal++
+		}
+	}
+	add(ScoreProblems, float64(len(problems)), len(problems))
+	add(ScorePairs, float64(len(rows)), len(rows))
+	add(ScorePairsLiteral, float64(literal), len(rows))
+	add(ScoreExecInconsistent, float64(execBad), len(rows))
+	add(ScoreExecRate, ratio(execBad, len(rows)), len(rows))
+	for _, m := range Metrics {
+		var choose, measure, all []Labeled
+		below1 := 0
+		for _, r := range rows {
+			l := Labeled{Score: scoreOf(r, m), Inconsistent: !r.ExecConsistent}
+			all = append(all, l)
+			if l.Score < 1 {
+				below1++
+			}
+			if r.Half == HalfChoose {
+				choose = append(choose, l)
+			} else {
+				measure = append(measure, l)
+			}
+		}
+		th, cc := ChooseThreshold(choose, ThresholdGrid())
+		mc := Evaluate(measure, th)
+		ac := Evaluate(all, th)
+		p := string(m)
+		add(p+sfxThreshold, th, len(choose))
+		add(p+sfxChooseF1, cc.F1(), len(choose))
+		add(p+sfxBelowOne, float64(below1), len(rows))
+		add(p+sfxInconsistent, float64(ac.TP+ac.FP), len(rows))
+		add(p+sfxRate, ratio(ac.TP+ac.FP, len(rows)), len(rows))
+		add(p+sfxPrecision, mc.Precision(), mc.TP+mc.FP)
+		add(p+sfxRecall, mc.Recall(), mc.TP+mc.FN)
+		add(p+sfxF1, mc.F1(), len(measure))
+
+		// Repairs ranked by m, of the translations m (at th) or execution flags.
+		flagged, repaired, worse, better := 0, 0, 0, 0
+		var before, after float64
+		for _, rp := range repairs {
+			if rp.RankMetric != string(m) || (rp.ExecInconsistent == 0 && rp.MinScore >= th) {
+				continue
+			}
+			flagged++
+			before += rp.PassBefore
+			after += rp.PassAfter
+			if rp.Accepted {
+				repaired++
+				if rp.PassAfter < rp.PassBefore {
+					worse++
+				} else if rp.PassAfter > rp.PassBefore {
+					better++
+				}
+			}
+		}
+		add(p+sfxFlagged, float64(flagged), flagged)
+		add(p+sfxRepaired, float64(repaired), flagged)
+		add(p+sfxRepairedRate, ratio(repaired, flagged), flagged)
+		add(p+sfxPassBefore, before/math.Max(float64(flagged), 1), flagged)
+		add(p+sfxPassAfter, after/math.Max(float64(flagged), 1), flagged)
+		add(p+sfxWorse, float64(worse), repaired)
+		add(p+sfxBetter, float64(better), repaired)
+	}
+	return out
+}
