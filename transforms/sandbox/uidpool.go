@@ -103,9 +103,12 @@ func (p *uidPool) lease() (int, bool) {
 	}
 }
 
-// release kills whatever still runs as u and makes it available again.
-func (p *uidPool) release(u int) {
-	killUID(u)
+// release kills whatever still runs as u (when scan) and makes it available
+// again.
+func (p *uidPool) release(u int, scan bool) {
+	if scan {
+		killUID(u)
+	}
 	p.mu.Lock()
 	delete(p.leased, u)
 	p.free = append(p.free, u)
@@ -189,6 +192,10 @@ func leaseSandboxUID(c *caps) (uid, gid int, release func()) {
 		return sandboxUID, sandboxGID, func() {}
 	}
 	var once sync.Once
+	// A PID namespace is empty once its init has been reaped and nothing
+	// leaves one, so the /proc scan (4-7 ms on this host, BenchmarkKillUIDScan)
+	// is needed only without it.
+	scan := !c.pidNS
 	// The uid's own group: files of one lease are not the group's of another.
-	return u, u, func() { once.Do(func() { pool.release(u) }) }
+	return u, u, func() { once.Do(func() { pool.release(u, scan) }) }
 }
