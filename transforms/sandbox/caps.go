@@ -24,6 +24,7 @@ type caps struct {
 	userNS                              bool
 	pidNS, netNS, mountNS, ipcNS, utsNS bool
 	uidDrop, seccomp                    bool
+	uidPool                             bool // a uid of its own per sandbox (uidpool.go)
 	privateTmp, privateProc, noNewPrivs bool
 	cgroupMemory, cgroupPids            bool
 	prlimit                             string // prlimit(1) path, "" when absent
@@ -86,6 +87,9 @@ func probeCaps() *caps {
 	if _, err := os.Stat(exe); err != nil {
 		return &caps{legacy: true}
 	}
+	if os.Getenv(DegradedEnv) != "" {
+		return probeDegraded(exe)
+	}
 	const all = syscall.CLONE_NEWPID | syscall.CLONE_NEWNET | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 	root := os.Geteuid() == 0
 	var (
@@ -130,6 +134,8 @@ func probeCaps() *caps {
 			c.seccomp = true
 		case "uid_drop":
 			// confirmed below
+		case "uid_pool":
+			c.uidPool = true
 		}
 	}
 	c.uidDrop = c.uidDrop && contains(st.Active, "uid_drop")
@@ -139,6 +145,28 @@ func probeCaps() *caps {
 	detectCgroups()
 	c.cgroupMemory = cgroupBases.memory != ""
 	c.cgroupPids = cgroupBases.pids != ""
+	return c
+}
+
+// DegradedEnv, when set (to anything), makes the sandbox use neither
+// namespaces nor cgroups, as in an unprivileged container: for tests and for
+// checking what such a worker still enforces.
+const DegradedEnv = "TRANSMUTE_SANDBOX_DEGRADED"
+
+// probeDegraded probes the init without namespaces and leaves cgroups out.
+func probeDegraded(exe string) *caps {
+	c := &caps{exe: exe, uidDrop: os.Geteuid() == 0}
+	st, err := c.probe()
+	if err != nil {
+		return &caps{legacy: true}
+	}
+	c.uidDrop = c.uidDrop && contains(st.Active, "uid_drop")
+	c.uidPool = contains(st.Active, "uid_pool")
+	c.noNewPrivs = contains(st.Active, "no_new_privs")
+	c.seccomp = contains(st.Active, "seccomp")
+	if p, err := exec.LookPath("prlimit"); err == nil {
+		c.prlimit = p
+	}
 	return c
 }
 
@@ -209,6 +237,10 @@ func (c *caps) probe() (initStatus, error) {
 		return st, err
 	}
 	cfg := initConfig{Limits: DefaultLimits, MountNS: c.mountNS, PIDNS: c.pidNS, UTSNS: c.utsNS, DropUID: c.uidDrop}
+	if base, count, ok, err := poolRange(); ok && err == nil {
+		// the top of the range: a user namespace maps a prefix of uids
+		cfg.UID, cfg.GID = base+count-1, base+count-1
+	}
 	b, _ := json.Marshal(cfg)
 	cfgW.Write(b)
 	cfgW.Close()
@@ -259,7 +291,7 @@ func prepareLegacy(lc *launch, s Spec) (*launch, error) {
 
 // Protections lists the protections this process applies, for the manifest:
 // user_ns, pid_ns, net_ns, mount_ns, ipc_ns, uts_ns, private_tmp, private_proc,
-// uid_drop, no_new_privs, seccomp, rlimits, cgroup_memory, cgroup_pids,
+// uid_drop, uid_per_sandbox, no_new_privs, seccomp, rlimits, cgroup_memory, cgroup_pids,
 // clean_env, output_cap, private_workdir, tree_kill (or process_group_kill),
 // and parent_nondumpable when the program runs as this process's user.
 func Protections() []string {
@@ -282,6 +314,7 @@ func Protections() []string {
 	add(c.privateTmp, "private_tmp")
 	add(c.privateProc, "private_proc")
 	add(c.uidDrop, "uid_drop")
+	add(c.uidDrop && c.uidPool, "uid_per_sandbox")
 	add(!c.uidDrop, "parent_nondumpable")
 	add(c.noNewPrivs, "no_new_privs")
 	add(c.seccomp, "seccomp")

@@ -65,6 +65,7 @@ type initConfig struct {
 
 	MountNS, PIDNS, UTSNS bool
 	DropUID               bool
+	UID, GID              int // the sandbox user when DropUID; 0: nobody
 	Seccomp               bool
 	JoinTasks             []string // cgroup v1 "tasks" files the forking thread joins
 	JoinProcs             []string // cgroup v1 "cgroup.procs" files the second stage joins
@@ -253,7 +254,9 @@ func initMain(probe bool) int {
 		}
 	}
 	if probe {
-		if cfg.DropUID && dropUIDThisThread() == nil {
+		if cfg.DropUID && cfg.UID > 0 && dropUIDThisThread(cfg.UID, cfg.GID) == nil {
+			active = append(active, "uid_drop", "uid_pool")
+		} else if cfg.DropUID && dropUIDThisThread(sandboxUID, sandboxGID) == nil {
 			active = append(active, "uid_drop")
 		}
 		report(initStatus{Done: true, Active: active})
@@ -272,7 +275,11 @@ func initMain(probe bool) int {
 		},
 	}
 	if cfg.DropUID {
-		attr.Sys.Credential = &syscall.Credential{Uid: sandboxUID, Gid: sandboxGID, Groups: []uint32{}}
+		uid, gid := uint32(sandboxUID), uint32(sandboxGID)
+		if cfg.UID > 0 {
+			uid, gid = uint32(cfg.UID), uint32(cfg.GID)
+		}
+		attr.Sys.Credential = &syscall.Credential{Uid: uid, Gid: gid, Groups: []uint32{}}
 	}
 	path, argv := cfg.Path, append([]string{cfg.Path}, cfg.Args...)
 	var errPipe [2]int
@@ -398,15 +405,15 @@ func homeTasks(join []string) []string {
 }
 
 // dropUIDThisThread switches the calling thread (only: raw system calls) to
-// the sandbox user, to check in the probe that it is permitted.
-func dropUIDThisThread() error {
+// uid and gid, to check in the probe that it is permitted.
+func dropUIDThisThread(uid, gid int) error {
 	if _, _, e := syscall.RawSyscall(syscall.SYS_SETGROUPS, 0, 0, 0); e != 0 {
 		return e
 	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESGID, sandboxGID, sandboxGID, sandboxGID); e != 0 {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESGID, uintptr(gid), uintptr(gid), uintptr(gid)); e != 0 {
 		return e
 	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESUID, sandboxUID, sandboxUID, sandboxUID); e != 0 {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESUID, uintptr(uid), uintptr(uid), uintptr(uid)); e != 0 {
 		return e
 	}
 	return nil

@@ -131,10 +131,17 @@ func prepare(s Spec) (*launch, error) {
 		}
 		ro = append(ro, a)
 	}
+	uid, gid := sandboxUID, sandboxGID
 	if c.uidDrop {
-		if err := chownTree(s.WorkDir); err != nil {
+		var release func()
+		uid, gid, release = leaseSandboxUID(c)
+		removeDir := lc.cleanup
+		// Given back only when the tree has ended (every path calls cleanup
+		// last); release kills any process of the uid that is still left.
+		lc.cleanup = func() { removeDir(); release() }
+		if err := chownTree(s.WorkDir, uid, gid); err != nil {
 			lc.cleanup()
-			return nil, fmt.Errorf("sandbox: hand WorkDir to uid %d: %w", sandboxUID, err)
+			return nil, fmt.Errorf("sandbox: hand WorkDir to uid %d: %w", uid, err)
 		}
 		for _, p := range ro {
 			makeWorldReadable(p)
@@ -148,14 +155,15 @@ func prepare(s Spec) (*launch, error) {
 	if c.cgroupMemory || c.cgroupPids {
 		owner := -1
 		if c.uidDrop {
-			owner = sandboxUID
+			owner = uid
 		}
 		lc.cg = newCgroup(l, goStage, owner)
 	}
 	nproc := 0
 	if c.uidDrop {
-		// RLIMIT_NPROC counts every process of the uid, so it is exact only when
-		// nothing else runs as nobody; the pids cgroup, when present, is exact.
+		// RLIMIT_NPROC counts every process of the uid: exact with a uid per
+		// sandbox (uidpool.go), shared by all sandboxes when they all run as
+		// nobody; the pids cgroup, when present, is exact either way.
 		nproc = l.MaxProcs
 		if lc.cg.pids != "" {
 			nproc = nprocBackstp
@@ -175,6 +183,8 @@ func prepare(s Spec) (*launch, error) {
 		PIDNS:    c.pidNS,
 		UTSNS:    c.utsNS,
 		DropUID:  c.uidDrop,
+		UID:      uid,
+		GID:      gid,
 		Seccomp:  c.seccomp,
 
 		RTPriority: s.RealTimePriority,
@@ -202,13 +212,13 @@ func hideParent() {
 	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 }
 
-// chownTree hands dir and everything in it to the sandbox user.
-func chownTree(dir string) error {
+// chownTree hands dir and everything in it to the sandbox's user.
+func chownTree(dir string, uid, gid int) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		return os.Lchown(p, sandboxUID, sandboxGID)
+		return os.Lchown(p, uid, gid)
 	})
 }
 

@@ -69,7 +69,8 @@ type Spec struct {
 	// TMPDIR=WorkDir, LANG=C.UTF-8 which the sandbox sets). Never pass secrets.
 	Env []string
 	// WorkDir is the program's private, writable directory; created (and removed
-	// afterwards) by the sandbox when empty.
+	// afterwards) by the sandbox when empty. It is handed to the run's own uid, so
+	// runs at the same time must not share one.
 	WorkDir string
 	// ReadOnly lists host paths the program needs to read (a compiled class dir, a
 	// header cache) when the sandbox hides the host's files.
