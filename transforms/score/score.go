@@ -146,13 +146,23 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("ca_std", stats.Std(perProblem), n)
 			emit("pass_rate", float64(passed)/float64(n), n)
 		}
-		anyOf, allOf, maxN := 0, 0, 0
+		anyOf, allOf, maxN, minN := 0, 0, 0, 0
+		passAt := make([]float64, len(PassAtKs))
 		for _, bySample := range samples[g] {
-			anyPass, allPass := false, true
+			anyPass, allPass, c := false, true, 0
 			for _, sa := range bySample {
 				pass := sa.tests > 0 && sa.matched == sa.tests
 				anyPass = anyPass || pass
 				allPass = allPass && pass
+				if pass {
+					c++
+				}
+			}
+			if minN == 0 || len(bySample) < minN {
+				minN = len(bySample)
+			}
+			for i, k := range PassAtKs {
+				passAt[i] += PassAtK(len(bySample), c, k)
 			}
 			if anyPass {
 				anyOf++
@@ -169,6 +179,12 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("pass_rate_any_of_n", float64(anyOf)/float64(np), np)
 			emit("pass_rate_all_of_n", float64(allOf)/float64(np), np)
 			emit("samples", float64(maxN), np)
+			// pass@k (unbiased, Chen et al. 2021) for the k every problem has samples for.
+			for i, k := range PassAtKs {
+				if k <= minN {
+					emit(MetricPassAt(k), passAt[i]/float64(np), np)
+				}
+			}
 		}
 		emit("problems", float64(n), n)
 		emit("tests", float64(tests), tests)
