@@ -55,6 +55,10 @@ var (
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
+// execCache is --cache: the execution cache (results keyed by content, so that a run
+// killed midway and started again skips what it ran); "off" disables it.
+var execCache = flag.String("cache", "", "execution cache: directory or bucket URL of program results keyed by content, so a rerun skips what ran (default .cache/exec; off: none)")
+
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
@@ -164,6 +168,11 @@ func main() {
 		c.MemoryBytes = *mem << 20
 	}
 	c.Progress = !*quiet
+	if *execCache != "" {
+		c.ExecCache = *execCache
+	} else if c.ExecCache == "" {
+		c.ExecCache = ".cache/exec"
+	}
 	c = c.WithDefaults()
 	if *job == "mbta" {
 		c = pipelines.MBTADefaults(c)
@@ -230,7 +239,7 @@ func main() {
 		fatal(fmt.Errorf("pipeline failed: %w", err))
 	}
 	if c.Progress {
-		fmt.Fprintln(os.Stderr)
+		pipelines.FinishProgress()
 	}
 	if *job == "mbta" {
 		if err := pipelines.FinishMBTA(ctx, bucket, m); err != nil {
