@@ -123,7 +123,10 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		var perProblem []float64
 		tests, matched, passed := 0, 0, 0
 		statuses := map[string]int{}
-		for _, pa := range accs[g] {
+		// In problem order: float sums depend on the order, and a rerun must give
+		// the same scores to the last bit.
+		for _, id := range sortedProblems(accs[g]) {
+			pa := accs[g][id]
 			statuses[pa.programStatus]++
 			if pa.tests == 0 {
 				continue // every test of this problem was language-dependent or had no oracle
@@ -148,7 +151,8 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		}
 		anyOf, allOf, maxN, minN := 0, 0, 0, 0
 		passAt := make([]float64, len(PassAtKs))
-		for _, bySample := range samples[g] {
+		for _, id := range sortedProblems(samples[g]) {
+			bySample := samples[g][id]
 			anyPass, allPass, c := false, true, 0
 			for _, sa := range bySample {
 				pass := sa.tests > 0 && sa.matched == sa.tests
@@ -199,4 +203,13 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		}
 	}
 	return out
+}
+
+func sortedProblems[V any](m map[string]V) []string {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
 }
