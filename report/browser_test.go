@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,9 +84,36 @@ func load(t *testing.T, bin, file, frag, png string) loaded {
 	return l
 }
 
+// inkBelow counts the pixels darker than light grey below row y0 of a PNG.
+func inkBelow(path string, y0 int) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y + y0; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if (r+g+bl)/3 < 0xc000 {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
 // withProbe writes a copy of page with the probe at the top of its head.
 func withProbe(t *testing.T, page []byte, dir string) string {
 	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	s := strings.Replace(string(page), "<head>", "<head>"+probe, 1)
 	path := filepath.Join(dir, "index.html")
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
@@ -105,6 +133,9 @@ func TestBrowserRendersEverySection(t *testing.T) {
 	shots := os.Getenv("TRANSMUTE_SCREENSHOTS")
 	if shots == "" {
 		shots = dir
+	}
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	var page []byte
 	var want []string
@@ -140,12 +171,16 @@ func TestBrowserRendersEverySection(t *testing.T) {
 		if !strings.Contains(l.dom, `<section id="`+s+`">`) {
 			t.Errorf("section %s missing from the DOM", s)
 		}
+		// One page per section with the others hidden, so that the screenshot
+		// shows the section (headless screenshots ignore the #fragment).
+		only := strings.Replace(string(page), "</style>", "section:not(#"+s+"){display:none}</style>", 1)
+		sfile := withProbe(t, []byte(only), filepath.Join(dir, s))
 		png := filepath.Join(shots, s+".png")
-		if sl := load(t, bin, file, s, png); len(sl.errors) > 0 {
+		if sl := load(t, bin, sfile, "", png); len(sl.errors) > 0 {
 			t.Errorf("%s: console errors %v", s, sl.errors)
 		}
-		if st, err := os.Stat(png); err != nil || st.Size() < 1000 {
-			t.Errorf("%s: no screenshot (%v)", s, err)
+		if n, err := inkBelow(png, 130); err != nil || n < 200 {
+			t.Errorf("%s: screenshot blank below the title and menu (%d dark pixels, %v)", s, n, err)
 		}
 	}
 }
