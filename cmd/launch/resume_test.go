@@ -25,6 +25,9 @@ import (
 // version, this binary's build id, is the same for all of them).
 func init() {
 	if os.Getenv("TRANSMUTE_RESUME_AS_LAUNCH") == "1" {
+		// The launcher re-executes itself (the sandbox's init, engine helpers):
+		// those must not become launchers too.
+		os.Unsetenv("TRANSMUTE_RESUME_AS_LAUNCH")
 		os.Args = append(os.Args[:1], strings.Fields(os.Getenv("TRANSMUTE_RESUME_ARGS"))...)
 		main()
 		os.Exit(0)
