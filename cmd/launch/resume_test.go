@@ -18,12 +18,14 @@ import (
 	"transmute/io/blobs"
 	"transmute/io/sink"
 	"transmute/schemas"
+	"transmute/transforms/sandbox"
 )
 
 // The test binary doubles as the launcher: run with TRANSMUTE_RESUME_AS_LAUNCH=1 it
 // is main() (so the runs below need no separate build, and the execution cache's
 // version, this binary's build id, is the same for all of them).
 func init() {
+	sandbox.Init() // as main() does first: a sandboxed child re-executes this binary
 	if os.Getenv("TRANSMUTE_RESUME_AS_LAUNCH") == "1" {
 		// The launcher re-executes itself (the sandbox's init, engine helpers):
 		// those must not become launchers too.
