@@ -13,7 +13,12 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared
+.PHONY: report
+# The HTML report of the bundled run (make run first): out/run/report/index.html.
+report:
+	$(GO) run ./cmd/report html out/run
+
+.PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report
 
 all: build
 
@@ -30,6 +35,7 @@ run: build
 
 # Every test; those on ../shared/corpora skip when it is absent.
 test: deps
+	@TRANSMUTE_TEST_DEPS=1 bash scripts/deps.sh
 	$(GO) vet ./...
 	$(GO) test -timeout 30m -count=1 ./...
 

@@ -20,7 +20,7 @@ func BuildEvaluate(s beam.Scope, c Config) {
 	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
 	outs := beam.ParDo(s.Scope("Evaluate"), &evaluateFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, merged))
+		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
 
 	problems := beam.ParDo(s, splitProblems, outs)
 	translations := beam.ParDo(s, splitTranslations, outs)

@@ -47,6 +47,10 @@ type Config struct {
 	Limit int `json:"limit"`
 	// WorkDir caches compiled runners and headers.
 	WorkDir string `json:"work_dir"`
+	// ExecCache is the execution cache's directory or bucket URL (execute.Cached:
+	// results keyed by content, so a rerun after a crash skips what ran); "" or "off"
+	// disables it. cmd/launch defaults it to .cache/exec.
+	ExecCache string `json:"exec_cache"`
 	// Progress prints a progress line on stderr.
 	Progress bool `json:"progress"`
 }

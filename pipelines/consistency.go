@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -58,7 +57,7 @@ func BuildConsistency(s beam.Scope, c Config) {
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
 	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
-	outs := beam.ParDo(s.Scope("Consistency"), &consistencyFn{Run: c.Run, Translators: c.Translators,
+	outs := beam.ParDo(s.Scope("Consistency"), &consistencyFn{Run: c.Run, Translators: c.Translators, ExecCache: c.ExecCache,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, merged))
 	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitConsErrors, outs))
@@ -82,13 +81,14 @@ type consistencyFn struct {
 	MemoryBytes int64
 	WorkDir     string
 	Progress    bool
+	ExecCache   string
 
 	runner *consistency.Runner
 	tools  *tools
 }
 
 func (f *consistencyFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,6 @@ func (f *consistencyFn) Setup(ctx context.Context) error {
 	f.runner = &consistency.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
 		Table:  table, Options: consistency.DefaultOptions}
-	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }
 
@@ -114,14 +113,12 @@ var pairsJudged = beam.NewCounter("transmute", "consistency_pairs_judged")
 
 func (f *consistencyFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(consistency.Output)) {
 	batch := collect(items)
-	progress.total.Add(int64(len(batch)))
+	consMeter.AddTotal(int64(len(batch)))
 	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) consistency.Output { return f.runner.Evaluate(ctx, it) }, func(out consistency.Output) {
 		problemsDone.Inc(ctx, 1)
 		pairsJudged.Inc(ctx, int64(len(out.Results)))
-		d := progress.done.Add(1)
 		if f.Progress {
-			fmt.Fprintf(os.Stderr, "\r[transmute consistency] %d/%d problems (%s)   ", d, progress.total.Load(),
-				time.Since(progress.start).Round(time.Second))
+			consMeter.Done(1)
 		}
 		emit(out)
 	})

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -167,7 +166,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 		PerDirection: o.PerDirection, Shards: c.ComputeShards}, specs)
 	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, items))
+		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache}, beam.GroupByKey(s, items))
 	outs, noise := beam.ParDo2(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
 		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
 	profiles := beam.ParDo(s, splitEffProfiles, outs)
@@ -288,13 +287,14 @@ type effCheckFn struct {
 	CppArgs     string
 	WorkDir     string
 	Progress    bool
+	ExecCache   string
 
 	ev    *evaluate.Evaluator
 	tools *tools
 }
 
 func (f *effCheckFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
 	if err != nil {
 		return err
 	}
@@ -309,17 +309,10 @@ func (f *effCheckFn) Teardown() error {
 	return nil
 }
 
-var effChecked struct {
-	done, total atomic.Int64
-	start       time.Time
-	once        sync.Once
-}
-
 func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*EfficiencyItem) bool,
 	emit func(int, EfficiencyProblem), emitErr func(schemas.ErrorRow)) {
-	effChecked.once.Do(func() { effChecked.start = time.Now() })
 	batch := collect(items)
-	effChecked.total.Add(int64(len(batch)))
+	effCheckMeter.AddTotal(int64(len(batch)))
 	type result struct {
 		p    EfficiencyProblem
 		errs []schemas.ErrorRow
@@ -328,10 +321,8 @@ func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*
 		out := f.ev.Evaluate(ctx, item.Item)
 		return result{checkedProblem(item, out), out.Errors}
 	}, func(r result) {
-		d := effChecked.done.Add(1)
 		if f.Progress {
-			fmt.Fprintf(os.Stderr, "\r[transmute efficiency] default tests: %d/%d problems (%s)   ", d, effChecked.total.Load(),
-				time.Since(effChecked.start).Round(time.Second))
+			effCheckMeter.Done(1)
 		}
 		for _, e := range r.errs {
 			emitErr(e)
@@ -422,12 +413,6 @@ func NoiseRowOf(run string, s profile.NoiseSample) schemas.NoiseRow {
 		CacheCV: s.Cache.CV()}
 }
 
-var effProfiled struct {
-	done, total atomic.Int64
-	start       time.Time
-	once        sync.Once
-}
-
 // effProfileFn profiles the ground truths and passing translations of a shard's
 // problems with one worker per core in Options.CPUs, and settles every task.
 type effProfileFn struct {
@@ -452,7 +437,6 @@ type effMeasured struct {
 }
 
 func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput), emitNoise func(schemas.NoiseRow)) {
-	effProfiled.once.Do(func() { effProfiled.start = time.Now() })
 	var ps []EfficiencyProblem
 	var p EfficiencyProblem
 	for problems(&p) {
@@ -483,7 +467,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 		}
 	}
 	suites := effSuites(jobs)
-	effProfiled.total.Add(int64(len(jobs)))
+	effProfileMeter.AddTotal(int64(len(jobs)))
 	suite := func(pr EfficiencyProblem, lang string) []schemas.Test {
 		for _, s := range pr.Suites {
 			if s.Lang == lang {
@@ -546,10 +530,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 					measured[j.problem][j.key] = m
 				}
 				mu.Unlock()
-				d := effProfiled.done.Add(int64(len(js)))
 				if f.Progress {
-					fmt.Fprintf(os.Stderr, "\r[transmute efficiency] profiled %d/%d programs (%s)   ", d, effProfiled.total.Load(),
-						time.Since(effProfiled.start).Round(time.Second))
+					effProfileMeter.Done(int64(len(js)))
 				}
 			}
 		}(core)

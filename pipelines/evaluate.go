@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"reflect"
 	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -149,13 +146,6 @@ func (f *mergeFn) ProcessElement(id string, items func(*evaluate.Item) bool, emi
 	emit(int(h.Sum32()%uint32(max(f.Shards, 1))), merged)
 }
 
-// progress is shared by the evaluate DoFns of this process (Prism runs in process).
-var progress struct {
-	done, total atomic.Int64
-	start       time.Time
-	once        sync.Once
-}
-
 // evaluateFn evaluates the problems of one shard with its own worker pool
 // (Prism runs a stage as one bundle, so parallelism must come from inside).
 type evaluateFn struct {
@@ -168,20 +158,20 @@ type evaluateFn struct {
 	CppArgs     string
 	WorkDir     string
 	Progress    bool
+	ExecCache   string
 
 	ev    *evaluate.Evaluator
 	tools *tools
 }
 
 func (f *evaluateFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
 	if err != nil {
 		return err
 	}
 	f.tools = t
 	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
 		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
-	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }
 
@@ -197,15 +187,13 @@ var (
 
 func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(evaluate.Output)) {
 	batch := collect(items)
-	progress.total.Add(int64(len(batch)))
+	evalMeter.AddTotal(int64(len(batch)))
 	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
 		problemsDone.Inc(ctx, 1)
 		programsRun.Inc(ctx, int64(len(out.Executions)))
 		PauseAt("evaluate")
-		d := progress.done.Add(1)
 		if f.Progress {
-			fmt.Fprintf(os.Stderr, "\r[transmute] %d/%d problems evaluated (%s)   ", d, progress.total.Load(),
-				time.Since(progress.start).Round(time.Second))
+			evalMeter.Done(1)
 		}
 		emit(out)
 	})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -93,7 +92,7 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
 	outs := beam.ParDo(s.Scope("MBTA"), &mbtaFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress, Options: m}, beam.GroupByKey(s, merged))
+		WorkDir: c.WorkDir, Progress: c.Progress, Options: m, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
 
 	variants := beam.ParDo(s, splitMBTAVariants, outs)
 	translations := beam.ParDo(s, splitMBTATranslations, outs)
@@ -121,13 +120,14 @@ type mbtaFn struct {
 	WorkDir     string
 	Progress    bool
 	Options     MBTAOptions
+	ExecCache   string
 
 	runner *mbta.Runner
 	tools  *tools
 }
 
 func (f *mbtaFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism)
+	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,6 @@ func (f *mbtaFn) Setup(ctx context.Context) error {
 		Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
 			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
 		MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
-	progress.once.Do(func() { progress.start = time.Now() })
 	return nil
 }
 
@@ -150,14 +149,12 @@ var mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
 
 func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(mbta.Output)) {
 	batch := collect(items)
-	progress.total.Add(int64(len(batch)))
+	mbtaMeter.AddTotal(int64(len(batch)))
 	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) mbta.Output { return f.runner.Evaluate(ctx, it) }, func(out mbta.Output) {
 		problemsDone.Inc(ctx, 1)
 		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))
-		d := progress.done.Add(1)
 		if f.Progress {
-			fmt.Fprintf(os.Stderr, "\r[transmute mbta] %d/%d problems (%s)   ", d, progress.total.Load(),
-				time.Since(progress.start).Round(time.Second))
+			mbtaMeter.Done(1)
 		}
 		emit(out)
 	})

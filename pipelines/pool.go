@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"transmute/io/cache"
 	"transmute/transforms/execute"
 	"transmute/transforms/translate"
 )
@@ -15,13 +16,18 @@ import (
 type tools struct {
 	translators []translate.Translator
 	engines     map[string]execute.Engine
+	execCache   *cache.Cache
 }
 
 // openTools opens the translators and one engine per language. Each engine is
 // wrapped by execute.Coalesce: at most parallel calls of it run at once, and the C++
 // engine runs the small batches that queue meanwhile (problems of a few translations
 // each) as one translation unit, which pays the compiler's fixed cost once for them.
-func openTools(ctx context.Context, specs []string, workDir string, parallel int) (*tools, error) {
+//
+// With execCache set (not "" or "off"), each engine is also wrapped by
+// execute.Cached over that directory or bucket, outside the coalescer so that hits
+// never wait for an engine slot.
+func openTools(ctx context.Context, specs []string, workDir string, parallel int, execCache string) (*tools, error) {
 	t := &tools{engines: map[string]execute.Engine{}}
 	for _, spec := range specs {
 		tr, err := translate.Open(ctx, spec)
@@ -40,6 +46,17 @@ func openTools(ctx context.Context, specs []string, workDir string, parallel int
 		t.engines[lang] = execute.Coalesce(e, execute.CoalesceOptions{Parallel: max(parallel, 1), MaxCandidates: coalesceMax,
 			Linger: coalesceLinger})
 	}
+	if execCache != "" && execCache != "off" {
+		c, err := cache.Open(ctx, execCache, "exec")
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("execution cache %s: %w", execCache, err)
+		}
+		t.execCache = c
+		for lang, e := range t.engines {
+			t.engines[lang] = execute.Cached(e, c, execute.Version(lang))
+		}
+	}
 	return t, nil
 }
 
@@ -54,6 +71,7 @@ func (t *tools) Close() {
 	for _, tr := range t.translators {
 		tr.Close()
 	}
+	t.execCache.Close()
 }
 
 // coalesceMax is the most candidates the engines' coalescers put in one group: about

@@ -45,6 +45,9 @@ type ExecutionRow struct {
 	CPUMicros  int64  `parquet:"cpu_us"`
 	WallMicros int64  `parquet:"wall_us"`
 	MaxRSSKB   int64  `parquet:"max_rss_kb"`
+	// Cached: the result came from the execution cache (a rerun); the timings are
+	// those of the run that stored it.
+	Cached bool `parquet:"cached"`
 }
 
 // ResultRow compares one test of one translation against an oracle.

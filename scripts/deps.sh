@@ -13,6 +13,9 @@ need java openjdk-17-jdk-headless
 need g++ g++
 need prlimit util-linux
 need make make
+# The HTML report's browser test (report/browser_test.go) needs headless Chromium;
+# only `make test` asks for it (it skips with a message where it is absent).
+if [ "${TRANSMUTE_TEST_DEPS:-}" = 1 ]; then need chromium chromium; fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   pkgs=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')

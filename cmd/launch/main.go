@@ -61,6 +61,10 @@ var (
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
+// execCache is --cache: the execution cache (results keyed by content, so that a run
+// killed midway and started again skips what it ran); "off" disables it.
+var execCache = flag.String("cache", "", "execution cache: directory or bucket URL of program results keyed by content, so a rerun skips what ran (default .cache/exec; off: none)")
+
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
@@ -241,6 +245,11 @@ func run() error {
 		c.MemoryBytes = *mem << 20
 	}
 	c.Progress = !*quiet
+	if *execCache != "" {
+		c.ExecCache = *execCache
+	} else if c.ExecCache == "" {
+		c.ExecCache = ".cache/exec"
+	}
 	c = c.WithDefaults()
 	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
@@ -328,7 +337,7 @@ func run() error {
 		return fmt.Errorf("pipeline failed: %w", err)
 	}
 	if c.Progress {
-		fmt.Fprintln(os.Stderr)
+		pipelines.FinishProgress()
 	}
 
 	// 3. The manifest, written last into the staging directory, names the run's

@@ -4,6 +4,7 @@
 //	                      not explained by integer overflow or floating point
 //	report scores OUT     CA and pass rate per translator, corpus and direction
 //	report efficiency OUT Pass and Beyond per model and direction (seed 002 Table 15)
+//	report html OUT       everything above as one page, OUT/report/index.html
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency OUTPUT_DIR_OR_URL")
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL")
 		os.Exit(2)
 	}
 	ctx := context.Background()
@@ -36,6 +37,8 @@ func main() {
 		err = pipelines.PrintSummary(ctx, os.Stdout, b)
 	case "efficiency":
 		err = efficiency(ctx, os.Args[2])
+	case "html":
+		err = htmlReport(ctx, b, os.Args[2])
 	default:
 		err = fmt.Errorf("unknown report %q", os.Args[1])
 	}

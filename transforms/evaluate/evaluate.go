@@ -276,7 +276,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 func executionRows(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) []schemas.ExecutionRow {
 	variant := "orig"
 	base := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
-		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status}
+		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status, Cached: r.Cached}
 	if r.Status == schemas.StatusCompileError || len(r.Tests) == 0 {
 		row := base
 		row.TestIndex = -1

@@ -91,6 +91,8 @@ type Result struct {
 	CPUTime  time.Duration
 	WallTime time.Duration
 	MaxRSSKB int64
+	// Cached is set by Cached when the result came from the execution cache.
+	Cached bool `json:"-"`
 }
 
 // Engine runs batches in one language.

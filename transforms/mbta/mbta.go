@@ -544,7 +544,7 @@ func (m *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, ou
 // (TestIndex -1) plus the tests that did not end ok.
 func executionRows(run string, p schemas.Problem, lang, role, translator, id, variant string, r execute.Result, full bool) []schemas.ExecutionRow {
 	base := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
-		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status}
+		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status, Cached: r.Cached}
 	var rows []schemas.ExecutionRow
 	if !full || r.Status == schemas.StatusCompileError || len(r.Tests) == 0 {
 		row := base

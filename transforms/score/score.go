@@ -147,7 +147,10 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		var perProblem []float64
 		tests, matched, passed, passedConv := 0, 0, 0, 0
 		statuses := map[string]int{}
-		for _, pa := range accs[g] {
+		// In problem order: float sums depend on the order, and a rerun must give
+		// the same scores to the last bit.
+		for _, id := range sortedProblems(accs[g]) {
+			pa := accs[g][id]
 			statuses[pa.programStatus]++
 			if pa.tests == 0 {
 				continue // every test of this problem was language-dependent or had no oracle
@@ -177,13 +180,24 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 				emit("pass_rate_cpp_conversions", float64(passedConv)/float64(n), n)
 			}
 		}
-		anyOf, allOf, maxN := 0, 0, 0
-		for _, bySample := range samples[g] {
-			anyPass, allPass := false, true
+		anyOf, allOf, maxN, minN := 0, 0, 0, 0
+		passAt := make([]float64, len(PassAtKs))
+		for _, id := range sortedProblems(samples[g]) {
+			bySample := samples[g][id]
+			anyPass, allPass, c := false, true, 0
 			for _, sa := range bySample {
 				pass := sa.tests > 0 && sa.matched == sa.tests
 				anyPass = anyPass || pass
 				allPass = allPass && pass
+				if pass {
+					c++
+				}
+			}
+			if minN == 0 || len(bySample) < minN {
+				minN = len(bySample)
+			}
+			for i, k := range PassAtKs {
+				passAt[i] += PassAtK(len(bySample), c, k)
 			}
 			if anyPass {
 				anyOf++
@@ -200,6 +214,12 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			emit("pass_rate_any_of_n", float64(anyOf)/float64(np), np)
 			emit("pass_rate_all_of_n", float64(allOf)/float64(np), np)
 			emit("samples", float64(maxN), np)
+			// pass@k (unbiased, Chen et al. 2021) for the k every problem has samples for.
+			for i, k := range PassAtKs {
+				if k <= minN {
+					emit(MetricPassAt(k), passAt[i]/float64(np), np)
+				}
+			}
 		}
 		emit("problems", float64(n), n)
 		emit("tests", float64(tests), tests)
@@ -217,4 +237,13 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		}
 	}
 	return out
+}
+
+func sortedProblems[V any](m map[string]V) []string {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
 }

@@ -1,0 +1,20 @@
+package pipelines
+
+import "transmute/internal/progress"
+
+// The progress meters of the stages (process-wide: Prism runs in process; see
+// internal/progress for why not Beam metrics).
+var (
+	evalMeter       = progress.Stderr("transmute", "problems evaluated")
+	mbtaMeter       = progress.Stderr("transmute mbta", "problems")
+	effCheckMeter   = progress.Stderr("transmute efficiency", "problems on the default tests")
+	effProfileMeter = progress.Stderr("transmute efficiency", "programs profiled")
+	consMeter       = progress.Stderr("transmute consistency", "problems")
+)
+
+// FinishProgress ends the meters' updating lines (on a terminal).
+func FinishProgress() {
+	for _, m := range []*progress.Meter{evalMeter, mbtaMeter, effCheckMeter, effProfileMeter, consMeter} {
+		m.Finish()
+	}
+}

@@ -1,0 +1,664 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"transmute/schemas"
+	"transmute/transforms/stats"
+	"transmute/transforms/values"
+)
+
+// MaxFailures bounds the failing translations given an anchor each, so that the page
+// of a large run stays quick to open; the rest are counted.
+const MaxFailures = 300
+
+// Section ids, in page order (the browser test looks for them).
+const (
+	SecOverview    = "overview"
+	SecCorrectness = "correctness"
+	SecMBTA        = "mbta"
+	SecEfficiency  = "efficiency"
+	SecFidelity    = "fidelity"
+	SecFailures    = "failures"
+)
+
+// Sections lists the ids of the sections r has, in page order.
+func Sections(r *Run) []string {
+	s := []string{SecOverview}
+	if hasCA(r) {
+		s = append(s, SecCorrectness)
+	}
+	if len(r.Mutants) > 0 {
+		s = append(s, SecMBTA)
+	}
+	if len(r.Profiles) > 0 {
+		s = append(s, SecEfficiency)
+	}
+	if len(r.Fidelity) > 0 {
+		s = append(s, SecFidelity)
+	}
+	for _, g := range r.Extra {
+		s = append(s, g.Name)
+	}
+	if len(failures(r)) > 0 {
+		s = append(s, SecFailures)
+	}
+	return s
+}
+
+func hasCA(r *Run) bool {
+	for _, s := range r.Scores {
+		if s.Metric == "pass_rate" && len(r.Profiles) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+type page struct {
+	w   io.Writer
+	err error
+}
+
+func (p *page) f(format string, a ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, a...)
+	}
+}
+
+var esc = html.EscapeString
+
+const style = `body{font:14px/1.45 system-ui,sans-serif;margin:0 2em 4em;color:#222}
+nav{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc}
+nav a{margin-right:1em}section{margin-top:2em}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.n{text-align:right}pre{background:#f7f7f7;padding:.5em;overflow:auto;max-height:24em}
+.t{font-weight:bold;font-size:12px}.l{font-size:11px}svg{margin:.5em 1em .5em 0;background:#fff}
+.plots{display:flex;flex-wrap:wrap}details{margin:.3em 0}.del{background:#fdd}.ins{background:#dfd}`
+
+// Write renders r as one self-contained HTML page.
+func Write(w io.Writer, r *Run) error {
+	p := &page{w: w}
+	secs := Sections(r)
+	p.f("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Transmute run %s</title><style>%s</style></head><body>\n",
+		esc(r.Manifest.Run), style)
+	p.f("<h1>Transmute run %s</h1><nav>", esc(r.Manifest.Run))
+	for _, s := range secs {
+		p.f(`<a href="#%s">%s</a>`, s, s)
+	}
+	p.f("</nav>\n")
+	for _, s := range secs {
+		p.f(`<section id="%s">`, s)
+		switch s {
+		case SecOverview:
+			overview(p, r)
+		case SecCorrectness:
+			correctness(p, r)
+		case SecMBTA:
+			mbtaSection(p, r)
+		case SecEfficiency:
+			efficiency(p, r)
+		case SecFidelity:
+			fidelitySection(p, r)
+		case SecFailures:
+			failuresSection(p, r)
+		default:
+			for _, g := range r.Extra {
+				if g.Name == s {
+					generic(p, g)
+				}
+			}
+		}
+		p.f("</section>\n")
+	}
+	p.f("</body></html>\n")
+	return p.err
+}
+
+func overview(p *page, r *Run) {
+	m := r.Manifest
+	p.f("<h2>Overview</h2><p>Run <b>%s</b>, %s to %s (%.0f s).</p>", esc(m.Run), esc(m.Start), esc(m.End), m.Seconds)
+	if m.Command != "" {
+		p.f("<pre>%s</pre>", esc(m.Command))
+	}
+	p.f("<h3>Configuration</h3><table>")
+	for _, k := range sortedKeys(m.Config) {
+		v := m.Config[k]
+		if v == nil || v == "" || v == 0.0 || v == false {
+			continue
+		}
+		p.f("<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v)))
+	}
+	p.f("</table><h3>Versions</h3><table>")
+	for _, k := range sortedKeys(m.Versions) {
+		p.f("<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(m.Versions[k]))
+	}
+	p.f("</table><h3>Sandbox protections</h3><p>%s</p><h3>Rows</h3><table>", esc(strings.Join(m.Protections, ", ")))
+	for _, k := range sortedKeys(m.Counts) {
+		p.f(`<tr><th>%s</th><td class=n>%d</td></tr>`, esc(k), m.Counts[k])
+	}
+	cached := 0
+	for _, e := range r.Executions {
+		if e.Cached {
+			cached++
+		}
+	}
+	p.f("</table><p>Execution rows from the execution cache: %d of %d.</p>", cached, len(r.Executions))
+	type sr struct{ stage, reason string }
+	byReason := map[sr]int{}
+	for _, e := range r.Errors {
+		byReason[sr{e.Stage, e.Reason}]++
+	}
+	keys := make([]sr, 0, len(byReason))
+	for k := range byReason {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if byReason[keys[i]] != byReason[keys[j]] {
+			return byReason[keys[i]] > byReason[keys[j]]
+		}
+		return keys[i].stage+keys[i].reason < keys[j].stage+keys[j].reason
+	})
+	p.f("<h3>Errors by stage and reason (%d rows)</h3><table><tr><th>stage</th><th>reason</th><th>rows</th></tr>", len(r.Errors))
+	for _, k := range keys {
+		p.f("<tr><td>%s</td><td>%s</td><td class=n>%d</td></tr>", esc(k.stage), esc(clip(k.reason, 200)), byReason[k])
+	}
+	p.f("</table>")
+}
+
+type scoreKey struct{ tr, corpus, src, tgt, oracle, subset, metric string }
+
+func scoreIndex(r *Run) map[scoreKey]schemas.ScoreRow {
+	m := map[scoreKey]schemas.ScoreRow{}
+	for _, s := range r.Scores {
+		m[scoreKey{s.Translator, s.Corpus, s.SrcLang, s.TgtLang, s.Oracle, s.Subset, s.Metric}] = s
+	}
+	return m
+}
+
+type cell struct{ tr, corpus, src, tgt string }
+
+func cells(r *Run, metric string) []cell {
+	seen := map[cell]bool{}
+	var out []cell
+	for _, s := range r.Scores {
+		c := cell{s.Translator, s.Corpus, s.SrcLang, s.TgtLang}
+		if s.Metric == metric && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.tr+"\x00"+a.corpus+"\x00"+a.src+a.tgt < b.tr+"\x00"+b.corpus+"\x00"+b.src+b.tgt
+	})
+	return out
+}
+
+func correctness(p *page, r *Run) {
+	idx := scoreIndex(r)
+	p.f("<h2>Correctness</h2><p>Pass rate and CA (ca_overall) per translator and direction, subset all, against both oracles: the source function (cross-language) and the target gold. Cells are coloured from red (0) to green (1); n is the number of problems.</p>")
+	cs := cells(r, "pass_rate")
+	dirs := map[string]bool{}
+	trs := map[string]bool{}
+	for _, c := range cs {
+		dirs[c.src+"→"+c.tgt] = true
+		trs[c.tr+" · "+c.corpus] = true
+	}
+	dl, tl := sortedKeys(dirs), sortedKeys(trs)
+	for _, oracle := range []string{"source", "target_gold"} {
+		p.f("<h3>Oracle: %s</h3><table><tr><th>translator · corpus</th>", oracle)
+		for _, d := range dl {
+			p.f("<th>%s</th>", esc(d))
+		}
+		p.f("</tr>")
+		for _, t := range tl {
+			p.f("<tr><th>%s</th>", esc(t))
+			for _, d := range dl {
+				var c cell
+				for _, x := range cs {
+					if x.tr+" · "+x.corpus == t && x.src+"→"+x.tgt == d {
+						c = x
+					}
+				}
+				pr, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "pass_rate"}]
+				if !ok {
+					p.f("<td></td>")
+					continue
+				}
+				ca := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "ca_overall"}]
+				extra := ""
+				for _, k := range []int{1, 5, 10} {
+					if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "pass@" + strconv.Itoa(k)}]; ok {
+						extra += fmt.Sprintf("<br>pass@%d %s", k, num(s.Value))
+					}
+				}
+				p.f(`<td style="background:%s" title="%s">pass %s<br>CA %s<br>n %d%s</td>`, heat(pr.Value),
+					esc(t+" "+d), num(pr.Value), num(ca.Value), pr.N, extra)
+			}
+			p.f("</tr>")
+		}
+		p.f("</table>")
+	}
+}
+
+func mbtaSection(p *page, r *Run) {
+	idx := scoreIndex(r)
+	p.f("<h2>Mutation-based translation analysis</h2>")
+	cs := cells(r, "funnel_non_anomalous_mutants")
+	funnel := []string{"funnel_non_anomalous_mutants", "funnel_translation_outputs", "funnel_compilable", "funnel_timeouts",
+		"funnel_exceptions", "funnel_non_anomalous_translations"}
+	p.f("<h3>Table 1: funnel</h3><table><tr><th>translator</th><th>direction</th>")
+	for _, f := range funnel {
+		p.f("<th>%s</th>", strings.TrimPrefix(f, "funnel_"))
+	}
+	p.f("<th>MTS</th><th>anomalous</th><th>ρ(MTS, CA)</th></tr>")
+	for _, c := range cs {
+		p.f("<tr><td>%s</td><td>%s→%s</td>", esc(c.tr), c.src, c.tgt)
+		for _, f := range funnel {
+			p.f("<td class=n>%s</td>", num(idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", f}].Value))
+		}
+		mts, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "mts_overall"}]
+		rho, rok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "corr_spearman_mts_ca"}]
+		p.f("<td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>", orDash(mts.Value, ok),
+			num(idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "anomalous_mutants"}].Value), orDash(rho.Value, rok))
+	}
+	p.f("</table>")
+	// Table 2: MTS per operator, per translator and direction.
+	ops := map[string]bool{}
+	for _, s := range r.Scores {
+		if strings.HasPrefix(s.Metric, "mts_op_") {
+			ops[strings.TrimPrefix(s.Metric, "mts_op_")] = true
+		}
+	}
+	ol := sortedKeys(ops)
+	p.f("<h3>Table 2: MTS per operator</h3><table><tr><th>translator</th><th>direction</th>")
+	for _, o := range ol {
+		p.f("<th>%s</th>", esc(o))
+	}
+	p.f("</tr>")
+	for _, c := range cs {
+		p.f("<tr><td>%s</td><td>%s→%s</td>", esc(c.tr), c.src, c.tgt)
+		for _, o := range ol {
+			s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "mts_op_" + o}]
+			if !ok {
+				p.f("<td></td>")
+				continue
+			}
+			p.f(`<td class=n style="background:%s" title="n %d">%s</td>`, heat(s.Value), s.N, num(s.Value))
+		}
+		p.f("</tr>")
+	}
+	p.f("</table>")
+	// Individual MTS per program and CA per program (from the executions: the
+	// original's translation against the source function, test by test).
+	type pk struct{ tr, src, tgt, problem string }
+	type acc struct{ killed, total int }
+	mts := map[pk]*acc{}
+	for _, m := range r.Mutants {
+		if m.Verdict == "anomalous" {
+			continue
+		}
+		k := pk{m.Translator, m.SrcLang, m.TgtLang, m.ProblemID}
+		if mts[k] == nil {
+			mts[k] = &acc{}
+		}
+		mts[k].total++
+		if m.Verdict == "killed" {
+			mts[k].killed++
+		}
+	}
+	ca := mbtaCA(r)
+	byDir := map[string][]Point{}
+	mtsVals := map[string][]float64{}
+	caVals := map[string][]float64{}
+	for k, a := range mts {
+		d := k.tr + " " + k.src + "→" + k.tgt
+		v := float64(a.killed) / float64(a.total)
+		mtsVals[d] = append(mtsVals[d], v)
+		if c, ok := ca[k.tr+"|"+k.src+"|"+k.tgt+"|"+k.problem]; ok {
+			byDir[d] = append(byDir[d], Point{X: c, Y: v, Label: k.problem})
+		}
+	}
+	for k, c := range ca {
+		parts := strings.Split(k, "|")
+		d := parts[0] + " " + parts[1] + "→" + parts[2]
+		caVals[d] = append(caVals[d], c)
+	}
+	p.f("<h3>Distributions per program</h3><p>CA per program is the share of tests on which the original's translation returns the source function's value (from the executions table).</p>")
+	for _, d := range sortedKeys(mtsVals) {
+		p.f("<h4>%s</h4><div class=plots>%s%s", esc(d), Histogram("individual MTS", mtsVals[d], 10, 0, 1),
+			Histogram("CA per program", caVals[d], 10, 0, 1))
+		pts := byDir[d]
+		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
+		for i, pt := range pts {
+			xs[i], ys[i] = pt.X, pt.Y
+		}
+		rho := "undefined"
+		if c := stats.Spearman(xs, ys); !math.IsNaN(c.R) {
+			rho = num(c.R)
+		}
+		p.f("%s</div>", Scatter("MTS against CA, Spearman ρ = "+rho, "CA", "MTS", pts))
+	}
+}
+
+func orDash(v float64, ok bool) string {
+	if !ok {
+		return "–"
+	}
+	return num(v)
+}
+
+// mbtaCA computes, per translator|src|tgt|problem, the CA of the original's
+// translation against the source function from the executions table.
+func mbtaCA(r *Run) map[string]float64 {
+	type tk struct {
+		problem, prog string
+		test          int32
+	}
+	src := map[tk]schemas.ExecutionRow{}
+	for _, e := range r.Executions {
+		if e.Role == "gold" && e.TestIndex >= 0 {
+			src[tk{e.ProblemID, e.Lang, e.TestIndex}] = e
+		}
+	}
+	type acc struct{ tests, matched int }
+	accs := map[string]*acc{}
+	for _, e := range r.Executions {
+		if e.Role != "translation" || e.VariantID != "orig" || e.TestIndex < 0 {
+			continue
+		}
+		// program id tr/<translator>/<src>-<tgt>/orig
+		parts := strings.Split(e.ProgramID, "/")
+		if len(parts) < 3 {
+			continue
+		}
+		dir := strings.SplitN(parts[len(parts)-2], "-", 2)
+		if len(dir) != 2 {
+			continue
+		}
+		g, ok := src[tk{e.ProblemID, dir[0], e.TestIndex}]
+		if !ok || g.TestStatus != schemas.StatusOK {
+			continue
+		}
+		k := e.Translator + "|" + dir[0] + "|" + dir[1] + "|" + e.ProblemID
+		if accs[k] == nil {
+			accs[k] = &acc{}
+		}
+		accs[k].tests++
+		if e.TestStatus == schemas.StatusOK && sameValue(g.Output, e.Output) {
+			accs[k].matched++
+		}
+	}
+	out := map[string]float64{}
+	for k, a := range accs {
+		out[k] = float64(a.matched) / float64(a.tests)
+	}
+	return out
+}
+
+// sameValue compares canonical JSON values, numbers within the default tolerance.
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, e1 := strconv.ParseFloat(a, 64)
+	y, e2 := strconv.ParseFloat(b, 64)
+	return e1 == nil && e2 == nil && values.FloatsClose(x, y, values.DefaultTolerance)
+}
+
+func efficiency(p *page, r *Run) {
+	idx := scoreIndex(r)
+	p.f("<h2>Efficiency (seed 002)</h2>")
+	cs := cells(r, "beyond_time_pass")
+	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
+	var pts []Point
+	for _, c := range cs {
+		g := func(m string) (schemas.ScoreRow, bool) {
+			s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "target_gold", "all", m}]
+			return s, ok
+		}
+		ci := func(m string) string {
+			s, ok := g(m)
+			if !ok {
+				return "–"
+			}
+			lo, lok := g(m + "_ci_lo")
+			hi, hok := g(m + "_ci_hi")
+			if lok && hok {
+				return fmt.Sprintf("%s [%s, %s]", num(s.Value), num(lo.Value), num(hi.Value))
+			}
+			return num(s.Value)
+		}
+		tasks, _ := g("tasks")
+		pass, pok := g("pass_rate")
+		bt, _ := g("beyond_time")
+		bm, _ := g("beyond_mem")
+		p.f("<tr><td>%s</td><td>%s→%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td>%s</td><td>%s</td></tr>",
+			esc(c.tr), c.src, c.tgt, num(tasks.Value), orDash(pass.Value, pok), num(bt.Value), num(bm.Value), ci("beyond_time_pass"), ci("beyond_mem_pass"))
+		if bp, ok := g("beyond_time_pass"); ok && pok && c.src == "*" {
+			pts = append(pts, Point{X: pass.Value, Y: bp.Value, Label: c.tr})
+		}
+	}
+	p.f("</table>")
+	var cvs []float64
+	for _, pr := range r.Profiles {
+		if pr.Repetitions > 0 && pr.CPUCV > 0 {
+			cvs = append(cvs, pr.CPUCV)
+		}
+	}
+	maxCV := 0.0
+	for _, v := range cvs {
+		maxCV = math.Max(maxCV, v)
+	}
+	p.f("<div class=plots>%s%s</div>", Scatter("Pass against B^P_T (pooled directions), one dot per translator", "Pass", "B^P_T", pts),
+		Histogram("CPU CV of the profiled programs", cvs, 20, 0, math.Max(maxCV, 0.01)))
+	p.f("<h3>Noise probes (fixed work on the profiling cores)</h3><table><tr><th>core</th><th>at</th><th>compute ms/chunk</th><th>CV</th><th>cache walk ms/chunk</th><th>CV</th></tr>")
+	ns := append([]schemas.NoiseRow(nil), r.Noise...)
+	sort.Slice(ns, func(i, j int) bool { return ns[i].At < ns[j].At })
+	for i, n := range ns {
+		if i >= 200 {
+			p.f("<tr><td colspan=6>… %d more</td></tr>", len(ns)-i)
+			break
+		}
+		p.f("<tr><td class=n>%d</td><td>%s</td><td class=n>%s</td><td class=n>%.1f%%</td><td class=n>%s</td><td class=n>%.1f%%</td></tr>",
+			n.Core, esc(n.At), num(n.ChunkMeanMs), 100*n.CV, num(n.CacheChunkMeanMs), 100*n.CacheCV)
+	}
+	p.f("</table>")
+}
+
+func fidelitySection(p *page, r *Run) {
+	type pair struct{ a, b string }
+	type acc struct {
+		tests, agree int
+		causes       map[string]int
+	}
+	m := map[pair]*acc{}
+	for _, f := range r.Fidelity {
+		k := pair{f.LangA, f.LangB}
+		if m[k] == nil {
+			m[k] = &acc{causes: map[string]int{}}
+		}
+		m[k].tests++
+		if f.Agree {
+			m[k].agree++
+		} else {
+			m[k].causes[f.Cause]++
+		}
+	}
+	keys := make([]pair, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].a+keys[i].b < keys[j].a+keys[j].b })
+	p.f("<h2>Harness fidelity</h2><p>Agreement of the gold functions of two languages, test by test, and the causes of disagreements.</p><table><tr><th>pair</th><th>tests</th><th>agree</th><th>causes</th></tr>")
+	for _, k := range keys {
+		a := m[k]
+		var cs []string
+		for _, c := range sortedKeys(a.causes) {
+			cs = append(cs, fmt.Sprintf("%s %d", c, a.causes[c]))
+		}
+		rate := float64(a.agree) / float64(a.tests)
+		p.f(`<tr><td>%s–%s</td><td class=n>%d</td><td class=n style="background:%s">%.1f%%</td><td>%s</td></tr>`, k.a, k.b, a.tests, heat(rate), 100*rate, esc(strings.Join(cs, ", ")))
+	}
+	p.f("</table>")
+}
+
+func generic(p *page, g Generic) {
+	p.f("<h2>%s</h2><p>%d rows", esc(g.Name), g.Total)
+	if g.Total > len(g.Rows) {
+		p.f(" (the first %d shown)", len(g.Rows))
+	}
+	p.f(".</p><table><tr>")
+	for _, c := range g.Columns {
+		p.f("<th>%s</th>", esc(c))
+	}
+	p.f("</tr>")
+	for _, row := range g.Rows {
+		p.f("<tr>")
+		for _, c := range row {
+			p.f("<td>%s</td>", esc(clip(c, 200)))
+		}
+		p.f("</tr>")
+	}
+	p.f("</table>")
+}
+
+// failure is one translation (sample 0) that fails a test against the target gold.
+type failure struct {
+	tr, corpus, problem, src, tgt string
+	first                         schemas.ResultRow
+}
+
+func failures(r *Run) []failure {
+	at := map[string]int{}
+	var out []failure
+	for _, x := range r.Results {
+		if x.Sample != 0 || x.Oracle != "target_gold" || x.Match || x.OracleStatus != schemas.StatusOK {
+			continue
+		}
+		k := x.Translator + "|" + x.Corpus + "|" + x.ProblemID + "|" + x.SrcLang + "|" + x.TgtLang
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, failure{x.Translator, x.Corpus, x.ProblemID, x.SrcLang, x.TgtLang, x})
+			continue
+		}
+		// Results come in shards: keep the lowest failing test.
+		if x.TestIndex < out[i].first.TestIndex {
+			out[i].first = x
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.tr+"\x00"+a.src+a.tgt+a.problem+a.corpus < b.tr+"\x00"+b.src+b.tgt+b.problem+b.corpus
+	})
+	return out
+}
+
+// Anchor is the id of a failing translation's entry.
+func Anchor(tr, problem, src, tgt string) string {
+	s := "f-" + tr + "-" + src + "-" + tgt + "-" + problem
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func failuresSection(p *page, r *Run) {
+	fs := failures(r)
+	probs := map[string]schemas.Problem{}
+	for _, pr := range r.Problems {
+		if _, ok := probs[pr.ID]; !ok || pr.Corpus == "transcoder" {
+			probs[pr.ID] = pr
+		}
+	}
+	trs := map[string]schemas.TranslationRow{}
+	for _, t := range r.Translations {
+		if t.Sample == 0 && t.VariantID == "orig" || t.Sample == 0 && t.VariantID == "" {
+			trs[t.Translator+"|"+t.ProblemID+"|"+t.SrcLang+"|"+t.TgtLang] = t
+		}
+	}
+	p.f("<h2>Failing translations</h2><p>%d translations (sample 0) fail a test against the target gold", len(fs))
+	if len(fs) > MaxFailures {
+		p.f("; the first %d are shown", MaxFailures)
+	}
+	p.f(". Each has an anchor: the source, the translation, the first failing test and a diff against the target gold.</p>")
+	for i, f := range fs {
+		if i >= MaxFailures {
+			break
+		}
+		pr := probs[f.problem]
+		tr := trs[f.tr+"|"+f.problem+"|"+f.src+"|"+f.tgt]
+		srcFn, _ := pr.Function(f.src)
+		gold, _ := pr.Function(f.tgt)
+		args := ""
+		for _, t := range pr.Tests {
+			if t.Index == f.first.TestIndex {
+				args = t.Args
+			}
+		}
+		p.f(`<details id="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
+			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(f.first.Status))
+		p.f("<p>Inputs <code>%s</code>, expected <code>%s</code>, actual <code>%s</code> (program %s).</p>",
+			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(f.first.ProgramStatus))
+		p.f("<div class=plots><div><b>source (%s)</b><pre>%s</pre></div><div><b>translation</b><pre>%s</pre></div></div>",
+			f.src, esc(srcFn.Code), esc(tr.Code))
+		p.f("<b>diff: target gold → translation</b><pre>%s</pre></details>\n", Diff(gold.Code, tr.Code))
+	}
+}
+
+// Diff is a line diff (longest common subsequence) of a and b as escaped HTML, lines
+// only in a marked del and only in b marked ins. Functions are short, so the
+// quadratic table is small; no diff library is among the project's modules.
+func Diff(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(x)*len(y) > 250000 {
+		return esc("(too long to diff)")
+	}
+	l := make([][]int, len(x)+1)
+	for i := range l {
+		l[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				l[i][j] = l[i+1][j+1] + 1
+			} else {
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	var s strings.Builder
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			s.WriteString("  " + esc(x[i]) + "\n")
+			i++
+			j++
+		case j < len(y) && (i == len(x) || l[i][j+1] >= l[i+1][j]):
+			s.WriteString(`<span class=ins>+ ` + esc(y[j]) + "</span>\n")
+			j++
+		default:
+			s.WriteString(`<span class=del>- ` + esc(x[i]) + "</span>\n")
+			i++
+		}
+	}
+	return s.String()
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

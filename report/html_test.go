@@ -1,0 +1,104 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"gocloud.dev/blob/memblob"
+
+	"transmute/io/sink"
+	"transmute/schemas"
+)
+
+// smallRun writes a tiny evaluate-style run (two translators, one direction, one
+// failing translation) to a memory bucket.
+func smallRun(t *testing.T) *Run {
+	t.Helper()
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	m, _ := json.Marshal(Manifest{Run: "tiny", Config: map[string]any{"limit": 2}, Versions: map[string]string{"go": "go1.26"},
+		Protections: []string{"seccomp"}, Counts: map[string]int64{"results": 4}})
+	if err := b.WriteAll(ctx, "manifest.json", m, nil); err != nil {
+		t.Fatal(err)
+	}
+	p := schemas.Problem{ID: "ADD", Corpus: "c", Params: []schemas.Param{{Name: "a", Type: "int"}}, Returns: "int",
+		Functions: []schemas.Function{{Lang: "java", Code: "static int add(int a) { return a + 1; }"},
+			{Lang: "python", Code: "def add(a):\n    return a + 1"}},
+		Tests: []schemas.Test{{Index: 0, Args: "[1]"}, {Index: 1, Args: "[5]"}}}
+	write := func(table string, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+	}
+	_, err := sink.WriteShard(ctx, b, "problems", []schemas.Problem{p})
+	write("problems", err)
+	_, err = sink.WriteShard(ctx, b, "translations", []schemas.TranslationRow{
+		{Translator: "bad", ProblemID: "ADD", SrcLang: "java", TgtLang: "python", VariantID: "orig", Code: "def add(a):\n    return a + 2"}})
+	write("translations", err)
+	var res []schemas.ResultRow
+	for _, tr := range []string{"good", "bad"} {
+		for i, want := range []string{"2", "6"} {
+			got := want
+			if tr == "bad" {
+				got = []string{"3", "7"}[i]
+			}
+			res = append(res, schemas.ResultRow{Translator: tr, ProblemID: "ADD", Corpus: "c", SrcLang: "java", TgtLang: "python",
+				Oracle: "target_gold", TestIndex: int32(i), Expected: want, Actual: got, Status: "ok", OracleStatus: "ok",
+				ProgramStatus: "ok", Match: got == want})
+		}
+	}
+	_, err = sink.WriteShard(ctx, b, "results", res)
+	write("results", err)
+	_, err = sink.WriteShard(ctx, b, "scores", []schemas.ScoreRow{
+		{Translator: "good", Corpus: "c", SrcLang: "java", TgtLang: "python", Oracle: "target_gold", Subset: "all", Metric: "pass_rate", Value: 1, N: 1},
+		{Translator: "bad", Corpus: "c", SrcLang: "java", TgtLang: "python", Oracle: "target_gold", Subset: "all", Metric: "pass_rate", Value: 0, N: 1},
+		{Translator: "bad", Corpus: "c", SrcLang: "java", TgtLang: "python", Oracle: "target_gold", Subset: "all", Metric: "pass@1", Value: 0.25, N: 1}})
+	write("scores", err)
+	_, err = sink.WriteShard(ctx, b, "errors", []schemas.ErrorRow{{Stage: "ingest", Reason: "bad signature"}, {Stage: "ingest", Reason: "bad signature"}})
+	write("errors", err)
+	_, err = sink.WriteShard(ctx, b, "fidelity", []schemas.FidelityRow{{ProblemID: "ADD", LangA: "java", LangB: "python", Agree: true},
+		{ProblemID: "ADD", LangA: "java", LangB: "python", Cause: "integer_overflow"}})
+	write("fidelity", err)
+	r, err := Load(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestWriteSmallRun(t *testing.T) {
+	r := smallRun(t)
+	if got, want := strings.Join(Sections(r), ","), "overview,correctness,fidelity,failures"; got != want {
+		t.Fatalf("sections %s, want %s", got, want)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{
+		`<section id="overview">`, `<td>ingest</td><td>bad signature</td><td class=n>2</td>`,
+		`pass 1<br>CA`, `pass 0<br>CA`, `pass@1 0.25`,
+		`<td>java–python</td><td class=n>2</td>`, `50.0%`, `integer_overflow 1`,
+		`id="` + Anchor("bad", "ADD", "java", "python") + `"`, `Inputs <code>[1]</code>, expected <code>2</code>, actual <code>3</code>`,
+		`<span class=del>-     return a + 1</span>`, `<span class=ins>+     return a + 2</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "http://") && !strings.Contains(page, `xmlns="http://www.w3.org/2000/svg"`) || strings.Contains(page, "https://") || strings.Contains(page, "<script") {
+		t.Error("the page refers to the network or runs scripts")
+	}
+}
+
+func TestDiff(t *testing.T) {
+	got := Diff("a\nb\nc", "a\nx\nc")
+	want := "  a\n<span class=ins>+ x</span>\n<span class=del>- b</span>\n  c\n"
+	if got != want {
+		t.Errorf("Diff = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+)
+
+// Hand-written SVG: the plots are few and simple (histograms, bars, scatters), and
+// gonum/plot's SVG backend would add a font dependency for no gain here.
+
+const plotW, plotH, margin = 420.0, 220.0, 40.0
+
+// Histogram draws values in [lo, hi] as bins bars.
+func Histogram(title string, values []float64, bins int, lo, hi float64) string {
+	counts := make([]int, bins)
+	for _, v := range values {
+		if math.IsNaN(v) {
+			continue
+		}
+		i := int((v - lo) / (hi - lo) * float64(bins))
+		i = min(max(i, 0), bins-1)
+		counts[i]++
+	}
+	maxC := 1
+	for _, c := range counts {
+		maxC = max(maxC, c)
+	}
+	var b strings.Builder
+	svgOpen(&b, title)
+	bw := (plotW - 2*margin) / float64(bins)
+	for i, c := range counts {
+		h := (plotH - 2*margin) * float64(c) / float64(maxC)
+		x := margin + float64(i)*bw
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#4a7ab7"><title>%s..%s: %d</title></rect>`,
+			x, plotH-margin-h, bw-1, h, num(lo+float64(i)*(hi-lo)/float64(bins)), num(lo+float64(i+1)*(hi-lo)/float64(bins)), c)
+	}
+	axes(&b, num(lo), num(hi), "0", fmt.Sprint(maxC))
+	fmt.Fprintf(&b, `<text x="%.0f" y="14" class="t">%s (n = %d)</text></svg>`, margin, html.EscapeString(title), len(values))
+	return b.String()
+}
+
+// Bars draws labelled horizontal bars of values in [0, maxV].
+func Bars(title string, labels []string, values []float64, maxV float64) string {
+	h := 22*float64(len(labels)) + 30
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, plotW+120, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	if maxV <= 0 {
+		maxV = 1
+	}
+	for i, l := range labels {
+		y := 24 + 22*float64(i)
+		w := (plotW - 40) * values[i] / maxV
+		fmt.Fprintf(&b, `<text x="116" y="%.0f" text-anchor="end" class="l">%s</text>`, y+13, html.EscapeString(l))
+		fmt.Fprintf(&b, `<rect x="120" y="%.0f" width="%.1f" height="16" fill="#4a7ab7"></rect>`, y, math.Max(w, 0))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" class="l">%s</text>`, 124+math.Max(w, 0), y+13, num(values[i]))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// Point is one dot of a scatter.
+type Point struct {
+	X, Y  float64
+	Label string
+}
+
+// Scatter draws points with their bounds taken from the data.
+func Scatter(title, xl, yl string, pts []Point) string {
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+		ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+	}
+	if len(pts) == 0 {
+		xlo, xhi, ylo, yhi = 0, 1, 0, 1
+	}
+	if xhi == xlo {
+		xlo, xhi = xlo-0.5, xhi+0.5
+	}
+	if yhi == ylo {
+		ylo, yhi = ylo-0.5, yhi+0.5
+	}
+	var b strings.Builder
+	svgOpen(&b, title)
+	for _, p := range pts {
+		x := margin + (p.X-xlo)/(xhi-xlo)*(plotW-2*margin)
+		y := plotH - margin - (p.Y-ylo)/(yhi-ylo)*(plotH-2*margin)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="#c0504d" fill-opacity="0.6"><title>%s (%s, %s)</title></circle>`,
+			x, y, html.EscapeString(p.Label), num(p.X), num(p.Y))
+	}
+	axes(&b, num(xlo), num(xhi), num(ylo), num(yhi))
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" class="l" text-anchor="middle">%s</text>`, plotW/2, plotH-6, html.EscapeString(xl))
+	fmt.Fprintf(&b, `<text x="12" y="%.0f" class="l" transform="rotate(-90 12 %.0f)" text-anchor="middle">%s</text>`, plotH/2, plotH/2, html.EscapeString(yl))
+	fmt.Fprintf(&b, `<text x="%.0f" y="14" class="t">%s</text></svg>`, margin, html.EscapeString(title))
+	return b.String()
+}
+
+func svgOpen(b *strings.Builder, title string) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, plotW, plotH, html.EscapeString(title))
+}
+
+func axes(b *strings.Builder, xlo, xhi, ylo, yhi string) {
+	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#333"/>`, margin, plotH-margin, plotW-margin, plotH-margin)
+	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#333"/>`, margin, margin, margin, plotH-margin)
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" class="l" text-anchor="middle">%s</text>`, margin, plotH-margin+14, xlo)
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" class="l" text-anchor="middle">%s</text>`, plotW-margin, plotH-margin+14, xhi)
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" class="l" text-anchor="end">%s</text>`, margin-4, plotH-margin, ylo)
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" class="l" text-anchor="end">%s</text>`, margin-4, margin+4, yhi)
+}
+
+// num prints a figure briefly: 3 significant digits.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e9 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// heat is the background of a cell with a rate in [0, 1]: red to green.
+func heat(v float64) string {
+	if math.IsNaN(v) {
+		return "#eee"
+	}
+	v = math.Min(math.Max(v, 0), 1)
+	return fmt.Sprintf("hsl(%.0f,65%%,78%%)", 120*v)
+}
