@@ -468,7 +468,7 @@ func rmLoop(p *parsed, f Function, rng *rand.Rand) (Variant, error) {
 // numLoops, which chBranchCond's properties expect equal.
 func chBranchCond(p *parsed, f Function, rng *rand.Rand) (Variant, error) {
 	type target struct {
-		n      *sitter.Node
+		n       *sitter.Node
 		switch_ bool
 	}
 	var ts []target
