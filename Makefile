@@ -97,3 +97,18 @@ efficiency-shared: build
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
+
+# The k-safety properties of seed 001 (NOMOS) on the whole shared TransCoder-test
+# sample: metamorphic variants of each function, the builtin translators (Java->Python,
+# Java->C++) and the identity self-check in all three languages (it must violate
+# none of the 38 properties); tables, Table 3 and the Table 1 layout under
+# out/properties/ (summary also in out/properties-summary.txt). PROP_FLAGS adds e.g.
+# --limit 40 or --variants-per-transformation 3.
+PROP_FLAGS ?=
+.PHONY: properties-shared
+properties-shared: build
+	@test -d $(SHARED) || { echo "properties-shared needs $(SHARED)"; exit 1; }
+	@mkdir -p out
+	$(BIN) --job properties --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/properties --run properties-shared \
+	  $(PROP_FLAGS) | tee out/properties-summary.txt

@@ -95,13 +95,15 @@ func main() {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis) or efficiency (TRACE Beyond; --limit is then tasks per direction)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) or properties (seed 001's k-safety properties)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
 		mutSeed              = flag.Int64("mutation-seed", 1, "mbta: seed of the sampling when a mutant cap applies")
 		mutTimeFactor        = flag.Float64("mutant-time-factor", 0, "mbta: per-test limit of mutants = factor × the original's slowest test + --mutant-time-floor (0: the fixed limits)")
 		mutTimeFloor         = flag.Duration("mutant-time-floor", 100*time.Millisecond, "mbta: constant added to the mutants' adaptive limit")
+		propSeed             = flag.Uint64("properties-seed", 1, "properties: seed of the metamorphic transformations and merge partners")
+		propVariants         = flag.Int("variants-per-transformation", 1, "properties: variants per transformation, problem and language")
 		cpuProfile           = flag.String("cpuprofile", "", "write a Go CPU profile of this process (not of the programs it runs) to this file, for `go tool pprof`")
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
@@ -165,7 +167,7 @@ func main() {
 	}
 	c.Progress = !*quiet
 	c = c.WithDefaults()
-	if *job == "mbta" {
+	if *job == "mbta" || *job == "properties" {
 		c = pipelines.MBTADefaults(c)
 	}
 	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
@@ -178,8 +180,8 @@ func main() {
 		fatal(err)
 	}
 	defer bucket.Close()
-	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
-		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job))
+	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" && *job != "properties" {
+		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta, efficiency or properties)", *job))
 	}
 	tables := pipelines.Tables
 	if *job == "mbta" {
@@ -187,6 +189,9 @@ func main() {
 	}
 	if *job == "efficiency" {
 		tables = pipelines.EfficiencyTables
+	}
+	if *job == "properties" {
+		tables = pipelines.PropertiesTables
 	}
 	for _, t := range tables {
 		if err := sink.Clear(ctx, bucket, t); err != nil {
@@ -221,6 +226,8 @@ func main() {
 			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
 	} else if *job == "efficiency" {
 		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
+	} else if *job == "properties" {
+		pipelines.BuildProperties(s, c, pipelines.PropertiesOptions{Seed: *propSeed, VariantsPer: *propVariants})
 	} else {
 		pipelines.BuildEvaluate(s, c)
 	}
@@ -240,6 +247,19 @@ func main() {
 			fmt.Printf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s\n",
 				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
 			if err := pipelines.PrintMBTASummary(ctx, os.Stdout, bucket); err != nil {
+				fatal(err)
+			}
+		}
+		return
+	}
+	if *job == "properties" {
+		if err := pipelines.FinishProperties(ctx, bucket, m); err != nil {
+			fatal(fmt.Errorf("manifest: %w", err))
+		}
+		if !*quiet {
+			fmt.Printf("run %s (properties): %d variants, %d translations, %d property results, %d error rows in %.0fs; tables under %s\n",
+				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["property_results"], m.Counts["errors"], m.Seconds, c.Output)
+			if err := pipelines.PrintPropertiesSummary(ctx, os.Stdout, bucket, pipelines.ProcessCPU()); err != nil {
 				fatal(err)
 			}
 		}
