@@ -31,6 +31,11 @@ func MergeFunctions(f1, f2 Function, seed uint64) (Variant, error) {
 	if f1.Returns != f2.Returns {
 		return Variant{}, fmt.Errorf("metamorph: merge: %w: return types %s and %s", ErrNotMergeable, f1.Returns, f2.Returns)
 	}
+	if strings.HasPrefix(f1.Returns, "void") {
+		// a void function's outputs are its mutated arguments: the merge's would hold
+		// both argument lists', never one function's
+		return Variant{}, fmt.Errorf("metamorph: merge: %w: void functions", ErrNotMergeable)
+	}
 	if len(f1.Tests) == 0 || len(f2.Tests) == 0 {
 		return Variant{}, fmt.Errorf("metamorph: merge: %w: a function without tests", ErrNotMergeable)
 	}
@@ -46,6 +51,10 @@ func MergeFunctions(f1, f2 Function, seed uint64) (Variant, error) {
 	defer p2.Close()
 	if len(selfCalls(p1, p1.fn, f1.Entry)) > 0 || len(selfCalls(p2, p2.fn, f2.Entry)) > 0 {
 		return Variant{}, fmt.Errorf("metamorph: merge: %w: a recursive function", ErrNotMergeable)
+	}
+	if t1, t2 := p1.fn.ChildByFieldName("type"), p2.fn.ChildByFieldName("type"); t1 != nil && t2 != nil && p1.text(t1) != p2.text(t2) {
+		// one neutral type, two spellings (Java's String and StringBuffer are both string)
+		return Variant{}, fmt.Errorf("metamorph: merge: %w: return types %s and %s", ErrNotMergeable, p1.text(t1), p2.text(t2))
 	}
 	root2 := p2.tree.RootNode()
 	for i := uint(0); i < root2.NamedChildCount(); i++ {
