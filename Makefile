@@ -132,3 +132,18 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
 	$(GO) test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
 	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai consistency-shared
+
+# The k-safety properties of seed 001 (NOMOS) on the whole shared TransCoder-test
+# sample: metamorphic variants of each function, the builtin translators (Java->Python,
+# Java->C++) and the identity self-check in all three languages (it must violate
+# none of the 38 properties); tables, Table 3 and the Table 1 layout under
+# out/properties/ (summary also in out/properties-summary.txt). PROP_FLAGS adds e.g.
+# --limit 40 or --variants-per-transformation 3.
+PROP_FLAGS ?=
+.PHONY: properties-shared
+properties-shared: build
+	@test -d $(SHARED) || { echo "properties-shared needs $(SHARED)"; exit 1; }
+	@mkdir -p out
+	$(BIN) --job properties --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/properties --run properties-shared \
+	  $(PROP_FLAGS) | tee out/properties-summary.txt

@@ -10,11 +10,12 @@ var (
 	effCheckMeter   = progress.Stderr("transmute efficiency", "problems on the default tests")
 	effProfileMeter = progress.Stderr("transmute efficiency", "programs profiled")
 	consMeter       = progress.Stderr("transmute consistency", "problems")
+	propMeter       = progress.Stderr("transmute properties", "problems")
 )
 
 // FinishProgress ends the meters' updating lines (on a terminal).
 func FinishProgress() {
-	for _, m := range []*progress.Meter{evalMeter, mbtaMeter, effCheckMeter, effProfileMeter, consMeter} {
+	for _, m := range []*progress.Meter{evalMeter, mbtaMeter, effCheckMeter, effProfileMeter, consMeter, propMeter} {
 		m.Finish()
 	}
 }

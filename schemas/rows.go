@@ -145,6 +145,9 @@ type VariantRow struct {
 	Mutated   string `parquet:"mutated"`
 	Diff      string `parquet:"diff"`
 	Code      string `parquet:"code"`
+	// Inputs, for a variant whose parameters and tests differ from the problem's
+	// (addParam, merge), is JSON {"params": [...], "tests": [args...]}; else "".
+	Inputs string `parquet:"inputs"`
 }
 
 // MutantResultRow is the MBTA verdict on one mutant and one translator (seed 000).

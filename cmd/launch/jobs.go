@@ -21,6 +21,7 @@ const (
 	jobMBTA        jobKind = "mbta"
 	jobEfficiency  jobKind = "efficiency"
 	jobConsistency jobKind = "consistency"
+	jobProperties  jobKind = "properties"
 )
 
 // jobDef is what one --job builds, writes and prints; one table of them keeps the

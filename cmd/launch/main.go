@@ -113,13 +113,15 @@ func run() error {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) or consistency (seed 004: context-similar variants, consistency, repair)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) consistency (seed 004: context-similar variants, consistency, repair) or properties (seed 001: metamorphic variants, k-safety properties)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
 		mutSeed              = flag.Int64("mutation-seed", 1, "mbta: seed of the sampling when a mutant cap applies")
 		mutTimeFactor        = flag.Float64("mutant-time-factor", 0, "mbta: per-test limit of mutants = factor × the original's slowest test + --mutant-time-floor (0: the fixed limits)")
 		mutTimeFloor         = flag.Duration("mutant-time-floor", 100*time.Millisecond, "mbta: constant added to the mutants' adaptive limit")
+		propSeed             = flag.Uint64("properties-seed", 1, "properties: seed of the metamorphic transformations and merge partners")
+		propVariants         = flag.Int("variants-per-transformation", 1, "properties: variants per transformation, problem and language")
 		cpuProfile           = flag.String("cpuprofile", "", "write a Go CPU profile of this process (not of the programs it runs) to this file, for `go tool pprof`")
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
@@ -180,6 +182,22 @@ func run() error {
 			},
 		},
 		jobConsistency: consistencyJob(),
+		jobProperties: {
+			tables:        pipelines.PropertiesTables,
+			variantLimits: true,
+			build: func(s beam.Scope, c pipelines.Config) error {
+				pipelines.BuildProperties(s, c, pipelines.PropertiesOptions{Seed: *propSeed, VariantsPer: *propVariants})
+				return nil
+			},
+			finish: pipelines.FinishProperties,
+			headline: func(c pipelines.Config, m *pipelines.Manifest) string {
+				return fmt.Sprintf("run %s (properties): %d variants, %d translations, %d property results, %d error rows in %.0fs; tables under %s",
+					c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["property_results"], m.Counts["errors"], m.Seconds, c.Output)
+			},
+			summary: func(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+				return pipelines.PrintPropertiesSummary(ctx, w, b, pipelines.ProcessCPU())
+			},
+		},
 	}
 	jb, err := lookupJob(*job)
 	if err != nil {

@@ -2,9 +2,21 @@ package mutate
 
 import sitter "github.com/tree-sitter/go-tree-sitter"
 
-// NewParser returns a tree-sitter parser for lang (java, cpp, python), the same
-// grammar the mutants are made with, for other packages that edit code by syntax
-// (transforms/consistency). The caller closes it.
+// The grammars the mutants are made with, for the other packages that read or edit
+// code by syntax (transforms/consistency, inspect, metamorph), so that each language
+// has one definition.
+
+// Grammar returns the tree-sitter language of lang (java, cpp, python and their
+// aliases) and its canonical name.
+func Grammar(lang string) (*sitter.Language, string, error) {
+	s, err := specFor(lang)
+	if err != nil {
+		return nil, "", err
+	}
+	return s.lang, s.name, nil
+}
+
+// NewParser returns a parser for lang; the caller closes it.
 func NewParser(lang string) (*sitter.Parser, error) {
 	s, err := specFor(lang)
 	if err != nil {

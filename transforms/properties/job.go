@@ -1,0 +1,577 @@
+package properties
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+	"transmute/transforms/execute"
+	"transmute/transforms/inspect"
+	"transmute/transforms/metamorph"
+	"transmute/transforms/sandbox"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+// Stage is the ErrorRow stage of the properties job.
+const Stage = "properties"
+
+// Error reasons.
+const (
+	ReasonNoVariants     = "translator cannot translate variants"
+	ReasonChangedOutputs = "semantics-preserving variant changed outputs"
+	ReasonSourceFails    = "source function does not run"
+)
+
+// Transformation outcomes (schemas.TransformationRow.Outcome).
+const (
+	OutcomeValid          = "valid"
+	OutcomeAbsent         = "absent"
+	OutcomeFailed         = "failed"
+	OutcomeNoCompile      = "no_compile"
+	OutcomeChangedOutputs = "changed_outputs"
+)
+
+// Runner checks the 38 properties on one problem. It is safe for concurrent use
+// when its translators and engines are.
+type Runner struct {
+	Run         string
+	Translators []translate.Translator
+	Engines     map[string]execute.Engine
+	Limits      sandbox.Limits
+	Tolerance   values.Tolerance
+	// Seed drives every random choice of the transformations and of merge partners.
+	Seed uint64
+	// VariantsPer is how many variants each single-function transformation makes
+	// per problem and language (different seeds; duplicates dropped). 0 means 1.
+	VariantsPer int
+	// MergeTries is how many seeded partners merge tries before it gives up (0 = 20).
+	MergeTries int
+}
+
+// Output holds every row one problem produces.
+type Output struct {
+	Variants        []schemas.VariantRow
+	Transformations []schemas.TransformationRow
+	Translations    []schemas.TranslationRow
+	Results         []schemas.PropertyResultRow
+	Errors          []schemas.ErrorRow
+	// CheckNanos is the time spent in inspections and property checks (outside
+	// translation and execution).
+	CheckNanos int64
+}
+
+// program is one input function: the original, a variant, or a merge partner.
+type program struct {
+	id      string // "orig", a variant id, or "partner:<problem>"
+	fn      metamorph.Function
+	variant *metamorph.Variant
+	obs     Obs
+	res     execute.Result
+}
+
+// sigKey identifies the parameters and tests a program runs with (one batch each).
+func sigKey(f metamorph.Function) string {
+	b, _ := json.Marshal(struct {
+		P []schemas.Param
+		T []schemas.Test
+		R string
+	}{f.Params, f.Tests, f.Returns})
+	return string(b)
+}
+
+func progKey(lang, imports, code, entry, sig string) string {
+	return lang + "\x00" + imports + "\x00" + code + "\x00" + entry + "\x00" + sig
+}
+
+// seedFor derives a problem's seed so that problems do not share random choices.
+func (r *Runner) seedFor(problem, lang string) uint64 {
+	h := sha256.Sum256([]byte(problem + "\x00" + lang))
+	return r.Seed ^ binary.BigEndian.Uint64(h[:8])
+}
+
+type direction struct{ src, tgt string }
+
+// Evaluate runs the properties job on one item. pool holds the problems merge may
+// take its second function from (the problem itself is skipped). It never fails:
+// what it cannot do becomes error rows.
+func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.Problem) Output {
+	p := it.Problem
+	var out Output
+	errRow := func(lang, reason, detail string) {
+		out.Errors = append(out.Errors, schemas.ErrorRow{Run: r.Run, Stage: Stage, Corpus: p.Corpus,
+			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
+	}
+	if len(p.Tests) == 0 {
+		errRow("", "no tests", "")
+		return out
+	}
+	ret, err := values.ParseType(p.Returns)
+	if err != nil {
+		errRow("", "bad return type", err.Error())
+		return out
+	}
+	c := Context{Returns: ret, Tolerance: r.Tolerance}
+
+	dirSet := map[direction]bool{}
+	for _, t := range it.Tasks {
+		dirSet[direction{t.SrcLang, t.TgtLang}] = true
+	}
+	var dirs []direction
+	for d := range dirSet {
+		dirs = append(dirs, d)
+	}
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i].src+dirs[i].tgt < dirs[j].src+dirs[j].tgt })
+	trsOf := map[direction][]translate.Translator{}
+	skipped := map[string]bool{}
+	for _, d := range dirs {
+		for _, tr := range r.Translators {
+			if !translate.Supports(tr, d.src, d.tgt) {
+				continue
+			}
+			if !tr.TranslatesVariants() {
+				if !skipped[tr.Name()] {
+					skipped[tr.Name()] = true
+					errRow("", ReasonNoVariants, tr.Name()+" is skipped by the properties job (it only replays recorded translations)")
+				}
+				continue
+			}
+			trsOf[d] = append(trsOf[d], tr)
+		}
+	}
+
+	// 1. Variants and the source side of each language.
+	sides := map[string][]*program{}
+	ran := map[string]execute.Result{} // progKey -> result (sources, then translations)
+	for _, d := range dirs {
+		if len(trsOf[d]) == 0 || sides[d.src] != nil {
+			continue
+		}
+		progs := r.sourceSide(ctx, p, d.src, pool, ran, &out, errRow)
+		if progs != nil {
+			sides[d.src] = progs
+		}
+	}
+
+	// 2. Translate every valid input, all samples.
+	type unit struct {
+		prog    *program
+		samples []translate.Translation
+	}
+	units := map[string][]unit{} // translator|src|tgt -> one per input, in sides order
+	for _, d := range dirs {
+		progs := sides[d.src]
+		if progs == nil {
+			continue
+		}
+		for _, tr := range trsOf[d] {
+			k := tr.Name() + "|" + d.src + "|" + d.tgt
+			for _, pg := range progs {
+				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.src, TgtLang: d.tgt,
+					Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry, Params: pg.fn.Params, Returns: pg.fn.Returns}
+				res, err := tr.Translate(ctx, req)
+				if err != nil {
+					res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
+				}
+				for _, t := range res {
+					out.Translations = append(out.Translations, schemas.TranslationRow{Run: r.Run, Translator: tr.Name(),
+						ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.src, TgtLang: d.tgt, Sample: t.Sample,
+						Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports, Entry: t.Entry,
+						PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn, TokensOut: t.TokensOut, Cached: t.Cached})
+				}
+				units[k] = append(units[k], unit{pg, res})
+			}
+		}
+	}
+
+	// 3. Run every distinct translation, one batch per target language and signature.
+	type pending struct {
+		lang string
+		fn   metamorph.Function
+		cand execute.Candidate
+	}
+	batches := map[string][]pending{}
+	var order []string
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		for _, tr := range trsOf[d] {
+			for _, u := range units[tr.Name()+"|"+d.src+"|"+d.tgt] {
+				for _, t := range u.samples {
+					if t.Status != schemas.TranslationOK {
+						continue
+					}
+					sig := sigKey(u.prog.fn)
+					pk := progKey(d.tgt, t.Imports, t.Code, t.Entry, sig)
+					if _, done := ran[pk]; done || seen[pk] {
+						continue
+					}
+					seen[pk] = true
+					bk := d.tgt + "\x00" + sig
+					if _, ok := batches[bk]; !ok {
+						order = append(order, bk)
+					}
+					batches[bk] = append(batches[bk], pending{d.tgt, u.prog.fn,
+						execute.Candidate{ID: pk, Code: t.Code, Imports: t.Imports, Entry: t.Entry}})
+				}
+			}
+		}
+	}
+	for _, bk := range order {
+		ps := batches[bk]
+		b := r.batch(p.ID, ps[0].lang, ps[0].fn)
+		for _, x := range ps {
+			b.Candidates = append(b.Candidates, x.cand)
+		}
+		for id, res := range r.run(ctx, p, b, errRow) {
+			ran[id] = res
+		}
+	}
+
+	// 4. Inspect every translation sample and check every property instance.
+	start := time.Now()
+	defer func() { out.CheckNanos += time.Since(start).Nanoseconds() }()
+	for _, d := range dirs {
+		progs := sides[d.src]
+		if progs == nil {
+			continue
+		}
+		for _, tr := range trsOf[d] {
+			us := units[tr.Name()+"|"+d.src+"|"+d.tgt]
+			obs := map[string][]Obs{}
+			n := 1
+			for _, u := range us {
+				var os []Obs
+				for _, t := range u.samples {
+					if t.Status != schemas.TranslationOK {
+						os = append(os, MissingObs)
+						continue
+					}
+					res := ran[progKey(d.tgt, t.Imports, t.Code, t.Entry, sigKey(u.prog.fn))]
+					os = append(os, observe(d.tgt, t.Code, t.Entry, res))
+				}
+				obs[u.prog.id] = os
+				n = max(n, len(os))
+			}
+			row := func(pr Property, ids []string, v Verdict) {
+				wr := schemas.PropertyResultRow{Run: r.Run, Translator: tr.Name(), ProblemID: p.ID, Corpus: p.Corpus,
+					SrcLang: d.src, TgtLang: d.tgt, Property: pr.Name, Transformation: string(pr.Transformation),
+					Inspection: string(pr.Inspection), K: int32(pr.K), Syntactic: pr.Syntactic(), Variants: strings.Join(ids, ","),
+					Samples: int32(n), Violated: v.Violated, WitnessTest: v.Test}
+				if v.Violated {
+					var s []string
+					for _, i := range v.Samples {
+						s = append(s, fmt.Sprint(i))
+					}
+					wr.WitnessSamples = strings.Join(s, ",")
+				}
+				out.Results = append(out.Results, wr)
+			}
+			orig := progs[0]
+			for _, pr := range ByTransformation("") {
+				row(pr, []string{"orig"}, pr.Check(c, []Obs{orig.obs}, [][]Obs{obs["orig"]}))
+			}
+			var partner *program
+			for _, pg := range progs[1:] {
+				if pg.variant == nil {
+					partner = pg
+				}
+			}
+			for _, pg := range progs[1:] {
+				v := pg.variant
+				if v == nil {
+					continue
+				}
+				if v.Transformation == metamorph.Merge {
+					if partner == nil {
+						continue
+					}
+					mc := c
+					mc.FirstTest, mc.SecondTest = v.FirstTest, v.SecondTest
+					for _, pr := range ByTransformation(metamorph.Merge) {
+						row(pr, []string{"orig", partner.id, v.ID}, pr.Check(mc, []Obs{orig.obs, partner.obs, pg.obs},
+							[][]Obs{obs["orig"], obs[partner.id], obs[v.ID]}))
+					}
+					continue
+				}
+				for _, pr := range ByTransformation(v.Transformation) {
+					row(pr, []string{"orig", v.ID}, pr.Check(c, []Obs{orig.obs, pg.obs}, [][]Obs{obs["orig"], obs[v.ID]}))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// observe runs the five inspections on one program: the syntax from its code, the
+// compile status and the outputs from its run.
+func observe(lang, code, entry string, res execute.Result) Obs {
+	s, err := inspect.Inspect(lang, code, entry)
+	if err != nil {
+		s = inspect.Missing
+	}
+	o := Obs{Syntax: s, Compiles: res.Status != "" && res.Status != schemas.StatusCompileError && res.Status != schemas.StatusInfraError}
+	for _, t := range res.Tests {
+		o.Ret = append(o.Ret, Out{Status: t.Status, Value: t.Output})
+	}
+	return o
+}
+
+// sourceSide builds the variants of one language's function, runs them with the
+// original and the merge partner, keeps the valid ones and returns the inputs:
+// the original first, then the valid variants and the partner.
+func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string, pool []schemas.Problem,
+	ran map[string]execute.Result, out *Output, errRow func(lang, reason, detail string)) []*program {
+	f, ok := p.Function(lang)
+	if !ok {
+		errRow(lang, "no source function", "problem has no "+lang+" function")
+		return nil
+	}
+	mf := metamorph.Function{Lang: lang, Code: f.Code, Imports: f.Imports, Entry: f.Name, Params: p.Params,
+		Returns: p.Returns, Tests: p.Tests}
+	seed := r.seedFor(p.ID, lang)
+	trow := func(t metamorph.Transformation, vid, outcome, reason string) {
+		out.Transformations = append(out.Transformations, schemas.TransformationRow{Run: r.Run, ProblemID: p.ID,
+			Corpus: p.Corpus, Lang: lang, Transformation: string(t), VariantID: vid, Outcome: outcome, Reason: reason,
+			SemanticsPreserving: t.PreservesSemantics()})
+	}
+	progs := []*program{{id: "orig", fn: mf}}
+	byID := map[string]bool{}
+	per := max(r.VariantsPer, 1)
+	for _, t := range metamorph.Transformations {
+		if t == metamorph.Merge {
+			continue
+		}
+		for i := 0; i < per; i++ {
+			v, err := metamorph.Apply(t, mf, seed+uint64(i))
+			if err != nil {
+				if errors.Is(err, metamorph.ErrAbsent) {
+					trow(t, "", OutcomeAbsent, err.Error())
+				} else {
+					trow(t, "", OutcomeFailed, err.Error())
+				}
+				break
+			}
+			if byID[v.ID] {
+				continue
+			}
+			byID[v.ID] = true
+			vv := v
+			progs = append(progs, &program{id: v.ID, fn: v.Fn, variant: &vv})
+		}
+	}
+	// merge: seeded partners of the same return type until one merges.
+	var partner *program
+	cands := make([]schemas.Problem, 0, len(pool))
+	for _, q := range pool {
+		if q.ID != p.ID && q.Returns == p.Returns && len(q.Tests) > 0 {
+			if _, ok := q.Function(lang); ok {
+				cands = append(cands, q)
+			}
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].ID < cands[j].ID })
+	rng := rand.New(rand.NewPCG(seed, 7))
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	tries := r.MergeTries
+	if tries <= 0 {
+		tries = 20
+	}
+	mergeErr := "no partner of the same return type"
+	for _, q := range cands[:min(tries, len(cands))] {
+		qf, _ := q.Function(lang)
+		pf := metamorph.Function{Lang: lang, Code: qf.Code, Imports: qf.Imports, Entry: qf.Name, Params: q.Params,
+			Returns: q.Returns, Tests: q.Tests}
+		v, err := metamorph.MergeFunctions(mf, pf, seed)
+		if err != nil {
+			mergeErr = err.Error()
+			continue
+		}
+		partner = &program{id: "partner:" + q.ID, fn: pf}
+		progs = append(progs, &program{id: v.ID, fn: v.Fn, variant: &v}, partner)
+		mergeErr = ""
+		break
+	}
+	if mergeErr != "" {
+		trow(metamorph.Merge, "", OutcomeAbsent, mergeErr)
+	}
+
+	// Run them all, one batch per signature.
+	sigs := map[string][]*program{}
+	var order []string
+	for _, pg := range progs {
+		k := sigKey(pg.fn)
+		if _, ok := sigs[k]; !ok {
+			order = append(order, k)
+		}
+		sigs[k] = append(sigs[k], pg)
+	}
+	for _, k := range order {
+		ps := sigs[k]
+		b := r.batch(p.ID, lang, ps[0].fn)
+		ids := map[string]bool{}
+		for _, pg := range ps {
+			pk := progKey(lang, pg.fn.Imports, pg.fn.Code, pg.fn.Entry, k)
+			if !ids[pk] {
+				ids[pk] = true
+				b.Candidates = append(b.Candidates, execute.Candidate{ID: pk, Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry})
+			}
+		}
+		res := r.run(ctx, p, b, errRow)
+		for _, pg := range ps {
+			pk := progKey(lang, pg.fn.Imports, pg.fn.Code, pg.fn.Entry, k)
+			pg.res = res[pk]
+			ran[pk] = res[pk]
+		}
+	}
+	orig := progs[0]
+	if orig.res.Status != schemas.StatusOK {
+		errRow(lang, ReasonSourceFails, orig.res.Status+": "+clip(orig.res.Detail, 500))
+		return nil
+	}
+	if partner != nil && partner.res.Status != schemas.StatusOK {
+		partner = nil
+	}
+	start := time.Now()
+	observeSrc := func(pg *program) { pg.obs = observe(lang, pg.fn.Code, pg.fn.Entry, pg.res) }
+	observeSrc(orig)
+	if partner != nil {
+		observeSrc(partner)
+	}
+	out.CheckNanos += time.Since(start).Nanoseconds()
+
+	// Validity by execution.
+	c := Context{Returns: values.MustParseType(p.Returns), Tolerance: r.Tolerance}
+	valid := []*program{orig}
+	for _, pg := range progs[1:] {
+		v := pg.variant
+		if v == nil {
+			continue
+		}
+		inputs := ""
+		if v.Transformation == metamorph.AddParam || v.Transformation == metamorph.Merge {
+			var args []json.RawMessage
+			for _, t := range v.Fn.Tests {
+				args = append(args, json.RawMessage(t.Args))
+			}
+			b, _ := json.Marshal(map[string]any{"params": v.Fn.Params, "tests": args})
+			inputs = string(b)
+		}
+		out.Variants = append(out.Variants, schemas.VariantRow{Run: r.Run, ProblemID: p.ID, Corpus: p.Corpus,
+			VariantID: v.ID, Kind: schemas.VariantMetamorphic, Lang: lang, Operator: string(v.Transformation),
+			Line: int32(v.Line), Col: int32(v.Col), Original: v.Original, Mutated: v.Replacement, Diff: v.Diff,
+			Code: v.Fn.Code, Inputs: inputs})
+		if v.Transformation == metamorph.Merge && partner == nil {
+			trow(v.Transformation, v.ID, OutcomeAbsent, "the partner does not run")
+			continue
+		}
+		if pg.res.Status == schemas.StatusCompileError || pg.res.Status == schemas.StatusInfraError {
+			if v.Transformation.PreservesSemantics() || v.Transformation == metamorph.Merge {
+				errRow(lang, ReasonChangedOutputs, fmt.Sprintf("%s variant %s: %s: %s", v.Transformation, v.ID,
+					pg.res.Status, clip(pg.res.Detail, 500)))
+				trow(v.Transformation, v.ID, OutcomeChangedOutputs, pg.res.Status)
+			} else {
+				trow(v.Transformation, v.ID, OutcomeNoCompile, clip(pg.res.Detail, 500))
+			}
+			continue
+		}
+		if reason := changed(c, v, pg.res, orig.res, partner); reason != "" {
+			errRow(lang, ReasonChangedOutputs, fmt.Sprintf("%s variant %s: %s", v.Transformation, v.ID, reason))
+			trow(v.Transformation, v.ID, OutcomeChangedOutputs, reason)
+			continue
+		}
+		start := time.Now()
+		observeSrc(pg)
+		out.CheckNanos += time.Since(start).Nanoseconds()
+		trow(v.Transformation, v.ID, OutcomeValid, "")
+		valid = append(valid, pg)
+	}
+	if partner != nil {
+		valid = append(valid, partner)
+	}
+	return valid
+}
+
+// changed returns why a semantics-preserving variant's (or a merge's) outputs
+// differ from what they must be, or "".
+func changed(c Context, v *metamorph.Variant, got, orig execute.Result, partner *program) string {
+	if !v.Transformation.PreservesSemantics() && v.Transformation != metamorph.Merge {
+		return ""
+	}
+	for j, t := range got.Tests {
+		var want execute.TestResult
+		switch {
+		case v.Transformation == metamorph.Merge:
+			if j >= len(v.Selector) {
+				return fmt.Sprintf("test %d: no selector", j)
+			}
+			src := partner.res.Tests
+			i := v.SecondTest[j]
+			if v.Selector[j] {
+				src, i = orig.Tests, v.FirstTest[j]
+			}
+			if i >= len(src) {
+				return fmt.Sprintf("test %d: no source test %d", j, i)
+			}
+			want = src[i]
+		case j < len(orig.Tests):
+			want = orig.Tests[j]
+		default:
+			return fmt.Sprintf("test %d: the original has %d tests", j, len(orig.Tests))
+		}
+		if !sameOut(c, Out{want.Status, want.Output}, Out{t.Status, t.Output}) {
+			return fmt.Sprintf("test %d: want %s %s, got %s %s", j, want.Status, clip(want.Output+want.Error, 200),
+				t.Status, clip(t.Output+t.Error, 200))
+		}
+	}
+	return ""
+}
+
+func (r *Runner) batch(problem, lang string, f metamorph.Function) execute.Batch {
+	return execute.Batch{ProblemID: problem, Lang: lang, Params: f.Params, Returns: f.Returns, Tests: f.Tests,
+		Limits: r.Limits, StopAfterTimeouts: 1}
+}
+
+// run executes one batch; an engine failure turns every candidate into infra errors.
+func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, errRow func(lang, reason, detail string)) map[string]execute.Result {
+	results := map[string]execute.Result{}
+	if len(b.Candidates) == 0 {
+		return results
+	}
+	var res []execute.Result
+	var err error
+	if eng := r.Engines[b.Lang]; eng == nil {
+		err = fmt.Errorf("no execution engine for %s", b.Lang)
+	} else {
+		res, err = eng.Run(ctx, b)
+		if err == nil && len(res) != len(b.Candidates) {
+			err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
+		}
+	}
+	if err != nil {
+		errRow(b.Lang, "engine failure", err.Error())
+		res = make([]execute.Result, len(b.Candidates))
+		for i, c := range b.Candidates {
+			res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
+		}
+	}
+	for i, c := range b.Candidates {
+		results[c.ID] = res[i]
+	}
+	return results
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,56 @@
+package properties
+
+import (
+	"transmute/schemas"
+	"transmute/transforms/score"
+)
+
+// Score metric names (scores table, subset "all", oracle "").
+const (
+	MetricTV        = "tv"        // total violations: violated instances of all properties
+	MetricVP        = "vp"        // properties with at least one violated instance
+	MetricVSP       = "vsp"       // of which on arity, numConditionals or numLoops
+	MetricInstances = "instances" // property instances checked
+	// Per property, suffixed with ":" and the property's name.
+	MetricPropViolations = "violations"
+	MetricPropInstances  = "instances"
+	MetricPropPct        = "pct" // 100 × violations / instances (the paper's Table 1)
+)
+
+// Score computes TV, VP, VSP and each property's violations, instances and
+// percentage for one (translator, corpus, direction) from its result rows.
+func Score(run string, k score.Key, rows []schemas.PropertyResultRow) []schemas.ScoreRow {
+	viol := map[string]int{}
+	inst := map[string]int{}
+	tv := 0
+	for _, r := range rows {
+		inst[r.Property]++
+		if r.Violated {
+			viol[r.Property]++
+			tv++
+		}
+	}
+	mk := func(metric string, v float64, n int) schemas.ScoreRow {
+		return schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang, TgtLang: k.TgtLang,
+			Subset: score.SubsetAll, Metric: metric, Value: v, N: int64(n)}
+	}
+	vp, vsp := 0, 0
+	var out []schemas.ScoreRow
+	for _, p := range All {
+		n := inst[p.Name]
+		if viol[p.Name] > 0 {
+			vp++
+			if p.Syntactic() {
+				vsp++
+			}
+		}
+		out = append(out, mk(MetricPropViolations+":"+p.Name, float64(viol[p.Name]), n),
+			mk(MetricPropInstances+":"+p.Name, float64(n), n))
+		if n > 0 {
+			out = append(out, mk(MetricPropPct+":"+p.Name, 100*float64(viol[p.Name])/float64(n), n))
+		}
+	}
+	out = append(out, mk(MetricTV, float64(tv), len(rows)), mk(MetricVP, float64(vp), len(All)),
+		mk(MetricVSP, float64(vsp), 24), mk(MetricInstances, float64(len(rows)), len(rows)))
+	return out
+}
