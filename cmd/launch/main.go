@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -55,6 +56,12 @@ var (
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
+// Flags of --job similarity (seed 003).
+var (
+	simFrom      = flag.String("from", "", "similarity: output directory of an evaluate job whose translations are scored")
+	simBootstrap = flag.Int("bootstrap", 1000, "similarity: bootstrap resamples for the 95% intervals (0: none)")
+)
+
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
@@ -76,6 +83,14 @@ func efficiencyOptions(limit int) pipelines.EfficiencyOptions {
 	return o
 }
 
+// similarityOptions reads the --job similarity flags.
+func similarityOptions() pipelines.SimilarityOptions {
+	if *simFrom == "" {
+		fatal(fmt.Errorf("--job similarity needs --from (an evaluate job's output)"))
+	}
+	return pipelines.SimilarityOptions{From: *simFrom, Workers: runtime.NumCPU(), Resamples: *simBootstrap, Seed: 3}
+}
+
 func main() {
 	sandbox.Init() // a sandboxed child re-executes this binary: set it up and exec
 
@@ -95,7 +110,7 @@ func main() {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis) or efficiency (TRACE Beyond; --limit is then tasks per direction)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) or similarity (seed 003 metrics of an evaluate output, --from)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -168,7 +183,7 @@ func main() {
 	if *job == "mbta" {
 		c = pipelines.MBTADefaults(c)
 	}
-	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
+	if (len(c.Corpora) == 0 || len(c.Translators) == 0) && *job != "similarity" {
 		fatal(fmt.Errorf("need at least one --corpus and one --translator (or a --config)"))
 	}
 
@@ -178,8 +193,8 @@ func main() {
 		fatal(err)
 	}
 	defer bucket.Close()
-	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" {
-		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta or efficiency)", *job))
+	if *job != "evaluate" && *job != "mbta" && *job != "efficiency" && *job != "similarity" {
+		fatal(fmt.Errorf("unknown --job %q (want evaluate, mbta, efficiency or similarity)", *job))
 	}
 	tables := pipelines.Tables
 	if *job == "mbta" {
@@ -187,6 +202,9 @@ func main() {
 	}
 	if *job == "efficiency" {
 		tables = pipelines.EfficiencyTables
+	}
+	if *job == "similarity" {
+		tables = pipelines.SimilarityTables
 	}
 	for _, t := range tables {
 		if err := sink.Clear(ctx, bucket, t); err != nil {
@@ -221,6 +239,8 @@ func main() {
 			TimeFactor: *mutTimeFactor, TimeFloor: *mutTimeFloor})
 	} else if *job == "efficiency" {
 		pipelines.BuildEfficiency(s, c, efficiencyOptions(c.Limit))
+	} else if *job == "similarity" {
+		pipelines.BuildSimilarity(s, c, similarityOptions())
 	} else {
 		pipelines.BuildEvaluate(s, c)
 	}
@@ -258,6 +278,18 @@ func main() {
 			if err := pipelines.PrintEfficiencyRunCPU(ctx, os.Stdout, bucket); err != nil {
 				fatal(err)
 			}
+		}
+		return
+	}
+	if *job == "similarity" {
+		summary, err := pipelines.FinishSimilarity(ctx, bucket, m, similarityOptions())
+		if err != nil {
+			fatal(fmt.Errorf("similarity analysis: %w", err))
+		}
+		if !*quiet {
+			fmt.Printf("run %s (similarity): %d rows, %d statistics in %.0fs; tables under %s\n",
+				c.Run, m.Counts["similarity"], m.Counts["similarity_stats"], m.Seconds, c.Output)
+			pipelines.PrintSimilaritySummary(os.Stdout, summary)
 		}
 		return
 	}

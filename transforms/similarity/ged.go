@@ -26,7 +26,7 @@ type GEDOptions struct {
 }
 
 // DefaultGEDOptions keep one pair under a few milliseconds.
-var DefaultGEDOptions = GEDOptions{MaxExactNodes: 40, MaxExpansions: 20000, TimeCap: 50 * time.Millisecond}
+var DefaultGEDOptions = GEDOptions{MaxExactNodes: 40, MaxExpansions: 3000, TimeCap: 20 * time.Millisecond}
 
 // GEDResult is a graph edit distance with how it was obtained.
 type GEDResult struct {

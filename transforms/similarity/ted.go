@@ -8,8 +8,8 @@ package similarity
 // FlatTree is an ordered labelled tree in postorder, ready for Zhang-Shasha.
 type FlatTree struct {
 	Labels []uint64 // hashed label of the i-th node in postorder
-	LML    []int32 // postorder index of the leftmost leaf descendant of node i
-	Keys   []int32 // keyroots, ascending
+	LML    []int32  // postorder index of the leftmost leaf descendant of node i
+	Keys   []int32  // keyroots, ascending
 }
 
 // Len is the number of nodes.

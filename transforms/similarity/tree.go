@@ -48,7 +48,9 @@ var wholeTokenKinds = map[string]bool{
 	"string": true, "concatenated_string": false, "text_block": true,
 }
 
-func isComment(kind string) bool { return kind == "comment" || kind == "line_comment" || kind == "block_comment" }
+func isComment(kind string) bool {
+	return kind == "comment" || kind == "line_comment" || kind == "block_comment"
+}
 
 type parserPool struct {
 	lang *sitter.Language
