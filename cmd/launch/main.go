@@ -59,7 +59,7 @@ var (
 // Flags of --job similarity (seed 003).
 var (
 	simFrom      = flag.String("from", "", "similarity: output directory of an evaluate job whose translations are scored")
-	simBootstrap = flag.Int("bootstrap", 1000, "similarity: bootstrap resamples for the 95% intervals (0: none)")
+	simBootstrap = flag.Int("bootstrap", 200, "similarity: bootstrap resamples for the 95% intervals (0: none)")
 )
 
 // efficiencyOptions reads the --job efficiency flags.
