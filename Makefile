@@ -147,3 +147,21 @@ properties-shared: build
 	$(BIN) --job properties --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
 	  --directions java-python,java-cpp,java-java,python-python,cpp-cpp --out out/properties --run properties-shared \
 	  $(PROP_FLAGS) | tee out/properties-summary.txt
+
+# Seed 003's similarity metrics (BLEU, STS, TRS, GRS, RUBY, CodeBLEU, CrystalBLEU)
+# against execution for the 28 recorded TRACE models on all six directions: the
+# evaluate job's output EVAL_OUT is reused when it has a manifest (else it is run
+# first, which takes most of an hour), then --job similarity writes out/similarity/
+# (tables, summary.txt). SIM_BOOTSTRAP sets the bootstrap resamples.
+EVAL_OUT ?= out/shared-all
+SIM_OUT ?= out/similarity
+SIM_BOOTSTRAP ?= 200
+.PHONY: similarity-shared
+similarity-shared: build
+	@test -d $(SHARED) || { echo "similarity-shared needs $(SHARED)"; exit 1; }
+	@if [ ! -f $(EVAL_OUT)/manifest.json ]; then \
+	  $(BIN) --corpus transcoder:$(SHARED)/transcoder-test --corpus trace:$(SHARED)/trace \
+	    $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) --cpp-args $(CPP_ARGS) --out $(EVAL_OUT) --run shared-all --quiet; \
+	else echo "reusing the evaluate output $(EVAL_OUT)"; fi
+	$(BIN) --job similarity --from $(EVAL_OUT) --out $(SIM_OUT) --run similarity-shared --bootstrap $(SIM_BOOTSTRAP) --quiet
+	@cat $(SIM_OUT)/summary.txt

@@ -8,10 +8,10 @@ import (
 	"transmute/transforms/evaluate"
 )
 
-// Validate checks a configuration before any work: counts and limits that cannot be
+// ValidateSettings checks a configuration before any work: counts and limits that cannot be
 // negative, directions between known languages, the C++ argument mode. launch calls
 // it before it touches the output, so a typo never costs the last good run.
-func (c Config) Validate() error {
+func (c Config) ValidateSettings() error {
 	for _, f := range []struct {
 		name string
 		v    int64
@@ -38,6 +38,15 @@ func (c Config) Validate() error {
 	}
 	if c.CppArgs != "" && c.CppArgs != evaluate.CppArgsAdapt && c.CppArgs != evaluate.CppArgsGold {
 		return fmt.Errorf("cpp_args %q: want %s or %s", c.CppArgs, evaluate.CppArgsAdapt, evaluate.CppArgsGold)
+	}
+	return nil
+}
+
+// Validate is ValidateSettings plus the inputs every job but those reading another
+// run's tables needs: at least one corpus and one translator.
+func (c Config) Validate() error {
+	if err := c.ValidateSettings(); err != nil {
+		return err
 	}
 	if len(c.Corpora) == 0 || len(c.Translators) == 0 {
 		return fmt.Errorf("need at least one corpus and one translator (--corpus, --translator or a --config)")

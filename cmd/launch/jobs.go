@@ -22,6 +22,7 @@ const (
 	jobEfficiency  jobKind = "efficiency"
 	jobConsistency jobKind = "consistency"
 	jobProperties  jobKind = "properties"
+	jobSimilarity  jobKind = "similarity"
 )
 
 // jobDef is what one --job builds, writes and prints; one table of them keeps the
@@ -30,6 +31,8 @@ type jobDef struct {
 	tables []string
 	// short defaults (1 s CPU per test...) for jobs that run many variants per problem
 	variantLimits bool
+	// fromRun: the job reads another run's tables (--from), not corpora and translators
+	fromRun bool
 	// check validates the job's own flags before the output is touched (nil: none)
 	check  func(c pipelines.Config) error
 	build  func(s beam.Scope, c pipelines.Config) error
@@ -86,5 +89,47 @@ func consistencyJob() jobDef {
 				m.Counts["errors"], m.Seconds, c.Output)
 		},
 		summary: pipelines.PrintConsistencySummary,
+	}
+}
+
+// validate checks the config as far as the job needs it.
+func (j jobDef) validate(c pipelines.Config) error {
+	if j.fromRun {
+		return c.ValidateSettings()
+	}
+	return c.Validate()
+}
+
+func similarityJob() jobDef {
+	var summary string // FinishSimilarity's analysis, printed after the publish
+	return jobDef{
+		tables:  pipelines.SimilarityTables,
+		fromRun: true,
+		check:   func(pipelines.Config) error { _, err := similarityOptions(); return err },
+		build: func(s beam.Scope, c pipelines.Config) error {
+			o, err := similarityOptions()
+			if err == nil {
+				pipelines.BuildSimilarity(s, c, o)
+			}
+			return err
+		},
+		finish: func(ctx context.Context, b *blob.Bucket, m *pipelines.Manifest) error {
+			o, err := similarityOptions()
+			if err != nil {
+				return err
+			}
+			if summary, err = pipelines.FinishSimilarity(ctx, b, m, o); err != nil {
+				return fmt.Errorf("similarity analysis: %w", err)
+			}
+			return nil
+		},
+		headline: func(c pipelines.Config, m *pipelines.Manifest) string {
+			return fmt.Sprintf("run %s (similarity): %d rows, %d statistics in %.0fs; tables under %s",
+				c.Run, m.Counts["similarity"], m.Counts["similarity_stats"], m.Seconds, c.Output)
+		},
+		summary: func(_ context.Context, w io.Writer, _ *blob.Bucket) error {
+			pipelines.PrintSimilaritySummary(w, summary)
+			return nil
+		},
 	}
 }

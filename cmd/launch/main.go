@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -65,6 +66,12 @@ var (
 // killed midway and started again skips what it ran); "off" disables it.
 var execCache = flag.String("cache", "", "execution cache: directory or bucket URL of program results keyed by content, so a rerun skips what ran (default .cache/exec; off: none)")
 
+// Flags of --job similarity (seed 003).
+var (
+	simFrom      = flag.String("from", "", "similarity: output directory of an evaluate job whose translations are scored")
+	simBootstrap = flag.Int("bootstrap", 200, "similarity: bootstrap resamples for the 95% intervals (0: none)")
+)
+
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
@@ -84,6 +91,14 @@ func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 		}
 	}
 	return o, nil
+}
+
+// similarityOptions reads the --job similarity flags.
+func similarityOptions() (pipelines.SimilarityOptions, error) {
+	if *simFrom == "" {
+		return pipelines.SimilarityOptions{}, fmt.Errorf("--job similarity needs --from (an evaluate job's output)")
+	}
+	return pipelines.SimilarityOptions{From: *simFrom, Workers: runtime.NumCPU(), Resamples: *simBootstrap, Seed: 3}, nil
 }
 
 func main() {
@@ -113,7 +128,7 @@ func run() error {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) consistency (seed 004: context-similar variants, consistency, repair) or properties (seed 001: metamorphic variants, k-safety properties)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) consistency (seed 004: context-similar variants, consistency, repair) properties (seed 001: metamorphic variants, k-safety properties) or similarity (seed 003 metrics of an evaluate output, --from)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -182,6 +197,7 @@ func run() error {
 			},
 		},
 		jobConsistency: consistencyJob(),
+		jobSimilarity:  similarityJob(),
 		jobProperties: {
 			tables:        pipelines.PropertiesTables,
 			variantLimits: true,
@@ -233,7 +249,7 @@ func run() error {
 	set(&c.Directions, *directions)
 	set(&c.Run, *runName)
 	set(&c.WorkDir, *workDir)
-	if err := c.Validate(); err != nil { // the config file's values, before defaults hide them
+	if err := jb.validate(c); err != nil { // the config file's values, before defaults hide them
 		return err
 	}
 	if *parallelism > 0 {
@@ -272,7 +288,7 @@ func run() error {
 	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
 	}
-	if err := c.Validate(); err != nil {
+	if err := jb.validate(c); err != nil {
 		return err
 	}
 	if jb.check != nil {

@@ -1,0 +1,74 @@
+package schemas
+
+// SimilarityRow is one translation's similarity to the reference function in its
+// target language (seed 003; transforms/similarity, docs/SIMILARITY.md), joined to
+// its execution results (the evaluate job's CA and pass, target gold as oracle).
+// Metrics are in [0, 1]; NaN where one could not be computed (TRS without two
+// trees, GRS without two graphs). A translation that could not be scored (none
+// given, too large) has Status other than "ok" and Error saying why.
+type SimilarityRow struct {
+	Run        string `parquet:"run"`
+	Translator string `parquet:"translator"`
+	ProblemID  string `parquet:"problem_id"`
+	SrcLang    string `parquet:"src_lang"`
+	TgtLang    string `parquet:"tgt_lang"`
+	Sample     int32  `parquet:"sample"`
+	// Status: ok, no_translation (the translator gave none: metrics 0), error.
+	Status string `parquet:"status"`
+	Error  string `parquet:"error"`
+
+	BLEU          float64 `parquet:"bleu"`
+	CrystalBLEU   float64 `parquet:"crystal_bleu"`
+	CodeBLEU      float64 `parquet:"codebleu"`
+	WeightedNgram float64 `parquet:"weighted_ngram"`
+	SyntaxMatch   float64 `parquet:"syntax_match"`
+	DataflowMatch float64 `parquet:"dataflow_match"`
+	STS           float64 `parquet:"sts"`
+	TRS           float64 `parquet:"trs"`
+	GRS           float64 `parquet:"grs"`
+	RUBY          float64 `parquet:"ruby"`
+	// RubyLevel: graph (RUBY = GRS), tree (TRS) or tokens (STS).
+	RubyLevel string `parquet:"ruby_level"`
+	TED       int32  `parquet:"ted"`       // -1 when not computed
+	GED       int32  `parquet:"ged"`       // exact, or an upper bound when not GEDExact; -1 when not computed
+	GEDLower  int32  `parquet:"ged_lower"` // a lower bound of GED
+	GEDExact  bool   `parquet:"ged_exact"`
+	GEDCapHit bool   `parquet:"ged_cap_hit"` // the exact search stopped at its budget or time cap
+	HypParses bool   `parquet:"hyp_parses"`
+	RefParses bool   `parquet:"ref_parses"`
+	HypTokens int32  `parquet:"hyp_tokens"`
+	RefTokens int32  `parquet:"ref_tokens"`
+	// Millis spent computing this row's metrics (parsing the translation included).
+	Millis float64 `parquet:"ms"`
+
+	// From the evaluate job: CA (matching tests / tests whose oracle ran) and pass
+	// (every such test matches); Tests is that number of tests (0: no execution
+	// result joined, CA and pass then say nothing).
+	CA    float64 `parquet:"ca"`
+	Pass  bool    `parquet:"pass"`
+	Tests int32   `parquet:"tests"`
+}
+
+// SimilarityStatRow is one correlation or count of the similarity analysis, long
+// format. Scope: all (every translation), direction, translator (one translator and
+// direction), model (one translator, every direction), system (across translators'
+// means, one direction or all). Statistic: spearman, kendall_tau_b, pearson,
+// counterexamples (pairs of translations of one problem ordered oppositely by the
+// metric and by CA), ordered_pairs (pairs CA orders strictly), ruby_minus_bleu.
+type SimilarityStatRow struct {
+	Run        string  `parquet:"run"`
+	Scope      string  `parquet:"scope"`
+	Translator string  `parquet:"translator"`
+	SrcLang    string  `parquet:"src_lang"`
+	TgtLang    string  `parquet:"tgt_lang"`
+	Metric     string  `parquet:"metric"`
+	Target     string  `parquet:"target"` // ca | pass
+	Statistic  string  `parquet:"statistic"`
+	Value      float64 `parquet:"value"`
+	Lo         float64 `parquet:"lo"` // bootstrap 95% interval (NaN when not computed)
+	Hi         float64 `parquet:"hi"`
+	N          int64   `parquet:"n"`
+}
+
+func (r SimilarityRow) ShardKey() string     { return r.ProblemID }
+func (r SimilarityStatRow) ShardKey() string { return r.Scope + r.Translator + r.Metric }

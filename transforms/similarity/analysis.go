@@ -1,0 +1,594 @@
+package similarity
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+
+	"transmute/schemas"
+	"transmute/transforms/stats"
+)
+
+// Metric names a similarity metric of SimilarityRow.
+type Metric string
+
+const (
+	MetricBLEU        Metric = "bleu"
+	MetricCrystalBLEU Metric = "crystal_bleu"
+	MetricCodeBLEU    Metric = "codebleu"
+	MetricSTS         Metric = "sts"
+	MetricTRS         Metric = "trs"
+	MetricGRS         Metric = "grs"
+	MetricRUBY        Metric = "ruby"
+)
+
+// Metrics in report order: seed 003's three levels, RUBY, BLEU, then the newer two.
+var Metrics = []Metric{MetricSTS, MetricTRS, MetricGRS, MetricRUBY, MetricBLEU, MetricCodeBLEU, MetricCrystalBLEU}
+
+// Value of metric m in row r.
+func (m Metric) Value(r schemas.SimilarityRow) float64 {
+	switch m {
+	case MetricBLEU:
+		return r.BLEU
+	case MetricCrystalBLEU:
+		return r.CrystalBLEU
+	case MetricCodeBLEU:
+		return r.CodeBLEU
+	case MetricSTS:
+		return r.STS
+	case MetricTRS:
+		return r.TRS
+	case MetricGRS:
+		return r.GRS
+	case MetricRUBY:
+		return r.RUBY
+	}
+	return math.NaN()
+}
+
+// Targets: the execution outcome a metric is correlated with.
+type Target string
+
+const (
+	TargetCA   Target = "ca"
+	TargetPass Target = "pass"
+)
+
+// Statistics.
+const (
+	StatSpearman        = "spearman"
+	StatKendall         = "kendall_tau_b"
+	StatPearson         = "pearson"
+	StatCounterexamples = "counterexamples"
+	StatOrderedPairs    = "ordered_pairs"
+	StatRubyMinusBLEU   = "ruby_minus_bleu_spearman"
+)
+
+// Scopes.
+const (
+	ScopeAll        = "all"
+	ScopeDirection  = "direction"
+	ScopeTranslator = "translator"
+	ScopeModel      = "model"
+	ScopeSystem     = "system"
+)
+
+// AnalysisOptions: bootstrap resamples (0: no intervals) and its seed.
+type AnalysisOptions struct {
+	Resamples int
+	Seed      uint64
+	Workers   int
+}
+
+func target(t Target, r schemas.SimilarityRow) float64 {
+	if t == TargetPass {
+		if r.Pass {
+			return 1
+		}
+		return 0
+	}
+	return r.CA
+}
+
+// usable: rows that were scored and joined to an execution result.
+func usable(rows []schemas.SimilarityRow) []schemas.SimilarityRow {
+	var out []schemas.SimilarityRow
+	for _, r := range rows {
+		if r.Status != StatusError && r.Tests > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// pairs returns the (metric, target) values of rows where the metric is defined.
+func pairs(rows []schemas.SimilarityRow, m Metric, t Target) (x, y []float64) {
+	for _, r := range rows {
+		v := m.Value(r)
+		if math.IsNaN(v) {
+			continue
+		}
+		x = append(x, v)
+		y = append(y, target(t, r))
+	}
+	return x, y
+}
+
+type corr struct{ spearman, kendall, pearson float64 }
+
+func correlations(x, y []float64) corr {
+	return corr{stats.Spearman(x, y).R, stats.KendallTauB(x, y), stats.Pearson(x, y).R}
+}
+
+// bootstrap resamples the (x, y) pairs with replacement and returns the 2.5th and
+// 97.5th percentiles of each correlation (NaN resamples left out).
+func bootstrap(x, y []float64, b int, seed uint64) (lo, hi corr) {
+	nan := math.NaN()
+	lo, hi = corr{nan, nan, nan}, corr{nan, nan, nan}
+	if b <= 0 || len(x) < 3 {
+		return lo, hi
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(len(x))))
+	var s, k, p []float64
+	bx, by := make([]float64, len(x)), make([]float64, len(x))
+	for range b {
+		for i := range bx {
+			j := rng.IntN(len(x))
+			bx[i], by[i] = x[j], y[j]
+		}
+		c := correlations(bx, by)
+		s, k, p = appendNum(s, c.spearman), appendNum(k, c.kendall), appendNum(p, c.pearson)
+	}
+	q := func(v []float64, a float64) float64 {
+		if len(v) == 0 {
+			return nan
+		}
+		return stats.Quantile(v, a)
+	}
+	return corr{q(s, 0.025), q(k, 0.025), q(p, 0.025)}, corr{q(s, 0.975), q(k, 0.975), q(p, 0.975)}
+}
+
+func appendNum(xs []float64, v float64) []float64 {
+	if math.IsNaN(v) {
+		return xs
+	}
+	return append(xs, v)
+}
+
+type group struct {
+	scope, translator, src, tgt string
+	rows                        []schemas.SimilarityRow
+	intervals                   bool
+}
+
+func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLang }
+
+// Analyze computes the correlation and count rows of the analysis: per scope, each
+// metric against CA and pass with Spearman, Kendall tau-b and Pearson (bootstrap
+// intervals over all translations and per direction; point values per translator
+// and direction, and per model), the system-level rank correlations across
+// translators, and seed 003's counterexample counts.
+func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schemas.SimilarityStatRow {
+	rows := usable(all)
+	var groups []group
+	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true})
+	byDir := map[[2]string][]schemas.SimilarityRow{}
+	byTr := map[[3]string][]schemas.SimilarityRow{}
+	byModel := map[string][]schemas.SimilarityRow{}
+	for _, r := range rows {
+		byDir[[2]string{r.SrcLang, r.TgtLang}] = append(byDir[[2]string{r.SrcLang, r.TgtLang}], r)
+		byTr[[3]string{r.Translator, r.SrcLang, r.TgtLang}] = append(byTr[[3]string{r.Translator, r.SrcLang, r.TgtLang}], r)
+		byModel[r.Translator] = append(byModel[r.Translator], r)
+	}
+	for _, d := range sortedKeys(byDir) {
+		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true})
+	}
+	for _, m := range sortedKeys(byModel) {
+		groups = append(groups, group{scope: ScopeModel, translator: m, src: "*", tgt: "*", rows: byModel[m]})
+	}
+	for _, k := range sortedKeys(byTr) {
+		groups = append(groups, group{scope: ScopeTranslator, translator: k[0], src: k[1], tgt: k[2], rows: byTr[k]})
+	}
+	type job struct {
+		g group
+		m Metric
+		t Target
+	}
+	var jobs []job
+	for _, g := range groups {
+		for _, m := range Metrics {
+			for _, t := range []Target{TargetCA, TargetPass} {
+				jobs = append(jobs, job{g, m, t})
+			}
+		}
+	}
+	results := make([][]schemas.SimilarityStatRow, len(jobs))
+	workers := max(o.Workers, 1)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				x, y := pairs(j.g.rows, j.m, j.t)
+				c := correlations(x, y)
+				nan := math.NaN()
+				lo, hi := corr{nan, nan, nan}, corr{nan, nan, nan}
+				if j.g.intervals {
+					lo, hi = bootstrap(x, y, o.Resamples, o.Seed+uint64(i))
+				}
+				mk := func(stat string, v, l, h float64) schemas.SimilarityStatRow {
+					return schemas.SimilarityStatRow{Run: run, Scope: j.g.scope, Translator: j.g.translator, SrcLang: j.g.src,
+						TgtLang: j.g.tgt, Metric: string(j.m), Target: string(j.t), Statistic: stat, Value: v, Lo: l, Hi: h, N: int64(len(x))}
+				}
+				results[i] = []schemas.SimilarityStatRow{mk(StatSpearman, c.spearman, lo.spearman, hi.spearman),
+					mk(StatKendall, c.kendall, lo.kendall, hi.kendall), mk(StatPearson, c.pearson, lo.pearson, hi.pearson)}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []schemas.SimilarityStatRow
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	// RUBY against BLEU on the same resamples: the interval of the difference.
+	for _, g := range groups {
+		if !g.intervals {
+			continue
+		}
+		out = append(out, rubyMinusBLEU(run, g, o))
+	}
+	out = append(out, counterexamples(run, rows)...)
+	out = append(out, system(run, rows)...)
+	return out
+}
+
+// rubyMinusBLEU: Spearman(RUBY, CA) - Spearman(BLEU, CA), with a paired bootstrap
+// interval (both on the same resampled translations).
+func rubyMinusBLEU(run string, g group, o AnalysisOptions) schemas.SimilarityStatRow {
+	var ru, bl, ca []float64
+	for _, r := range g.rows {
+		ru, bl, ca = append(ru, r.RUBY), append(bl, r.BLEU), append(ca, r.CA)
+	}
+	d := stats.Spearman(ru, ca).R - stats.Spearman(bl, ca).R
+	row := schemas.SimilarityStatRow{Run: run, Scope: g.scope, SrcLang: g.src, TgtLang: g.tgt, Metric: string(MetricRUBY),
+		Target: string(TargetCA), Statistic: StatRubyMinusBLEU, Value: d, Lo: math.NaN(), Hi: math.NaN(), N: int64(len(ca))}
+	if o.Resamples <= 0 || len(ca) < 3 {
+		return row
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x72756279))
+	n := len(ca)
+	a, b, c := make([]float64, n), make([]float64, n), make([]float64, n)
+	var ds []float64
+	for range o.Resamples {
+		for i := range n {
+			j := rng.IntN(n)
+			a[i], b[i], c[i] = ru[j], bl[j], ca[j]
+		}
+		ds = appendNum(ds, stats.Spearman(a, c).R-stats.Spearman(b, c).R)
+	}
+	if len(ds) > 0 {
+		row.Lo, row.Hi = stats.Quantile(ds, 0.025), stats.Quantile(ds, 0.975)
+	}
+	return row
+}
+
+// counterexamples counts, per direction and overall, the pairs of translations of
+// the same problem (by different translators) that CA orders strictly and the
+// metric orders the other way: seed 003's counterexamples to "a higher score means
+// a better translation".
+func counterexamples(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
+	type key struct{ problem, src, tgt string }
+	byTask := map[key][]schemas.SimilarityRow{}
+	for _, r := range rows {
+		byTask[key{r.ProblemID, r.SrcLang, r.TgtLang}] = append(byTask[key{r.ProblemID, r.SrcLang, r.TgtLang}], r)
+	}
+	var out []schemas.SimilarityStatRow
+	for _, m := range Metrics {
+		counts := map[[2]string][2]int64{} // direction -> (counterexamples, ordered pairs)
+		for k, rs := range byTask {
+			d := [2]string{k.src, k.tgt}
+			c := counts[d]
+			for i := range rs {
+				for j := i + 1; j < len(rs); j++ {
+					if rs[i].CA == rs[j].CA {
+						continue
+					}
+					vi, vj := m.Value(rs[i]), m.Value(rs[j])
+					if math.IsNaN(vi) || math.IsNaN(vj) {
+						continue
+					}
+					c[1]++
+					if (rs[i].CA > rs[j].CA && vi < vj) || (rs[i].CA < rs[j].CA && vi > vj) {
+						c[0]++
+					}
+				}
+			}
+			counts[d] = c
+		}
+		var tot [2]int64
+		for _, d := range sortedKeys(counts) {
+			c := counts[d]
+			tot[0] += c[0]
+			tot[1] += c[1]
+			out = append(out, countRows(run, ScopeDirection, d[0], d[1], m, c)...)
+		}
+		out = append(out, countRows(run, ScopeAll, "*", "*", m, tot)...)
+	}
+	return out
+}
+
+func countRows(run, scope, src, tgt string, m Metric, c [2]int64) []schemas.SimilarityStatRow {
+	nan := math.NaN()
+	return []schemas.SimilarityStatRow{
+		{Run: run, Scope: scope, SrcLang: src, TgtLang: tgt, Metric: string(m), Target: string(TargetCA),
+			Statistic: StatCounterexamples, Value: float64(c[0]), Lo: nan, Hi: nan, N: c[1]},
+		{Run: run, Scope: scope, SrcLang: src, TgtLang: tgt, Metric: string(m), Target: string(TargetCA),
+			Statistic: StatOrderedPairs, Value: float64(c[1]), Lo: nan, Hi: nan, N: c[1]}}
+}
+
+// system correlates, per direction and over all directions, each translator's mean
+// metric with its pass rate (and mean CA), across translators: Spearman and
+// Kendall tau-b (seed 003's Cond_2, comparing models).
+func system(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
+	type agg struct {
+		sum      map[Metric]float64
+		n        map[Metric]int
+		pass, ca float64
+		cnt      int
+	}
+	var out []schemas.SimilarityStatRow
+	scopes := map[[2]string]map[string]*agg{}
+	add := func(d [2]string, r schemas.SimilarityRow) {
+		if scopes[d] == nil {
+			scopes[d] = map[string]*agg{}
+		}
+		a := scopes[d][r.Translator]
+		if a == nil {
+			a = &agg{sum: map[Metric]float64{}, n: map[Metric]int{}}
+			scopes[d][r.Translator] = a
+		}
+		for _, m := range Metrics {
+			if v := m.Value(r); !math.IsNaN(v) {
+				a.sum[m] += v
+				a.n[m]++
+			}
+		}
+		a.pass += target(TargetPass, r)
+		a.ca += r.CA
+		a.cnt++
+	}
+	for _, r := range rows {
+		add([2]string{r.SrcLang, r.TgtLang}, r)
+		add([2]string{"*", "*"}, r)
+	}
+	nan := math.NaN()
+	for _, d := range sortedKeys(scopes) {
+		trs := sortedKeys(scopes[d])
+		for _, m := range Metrics {
+			for _, t := range []Target{TargetPass, TargetCA} {
+				var x, y []float64
+				for _, tr := range trs {
+					a := scopes[d][tr]
+					if a.n[m] == 0 {
+						continue
+					}
+					x = append(x, a.sum[m]/float64(a.n[m]))
+					if t == TargetPass {
+						y = append(y, a.pass/float64(a.cnt))
+					} else {
+						y = append(y, a.ca/float64(a.cnt))
+					}
+				}
+				for _, s := range []struct {
+					name string
+					v    float64
+				}{{StatSpearman, stats.Spearman(x, y).R}, {StatKendall, stats.KendallTauB(x, y)}} {
+					out = append(out, schemas.SimilarityStatRow{Run: run, Scope: ScopeSystem, SrcLang: d[0], TgtLang: d[1],
+						Metric: string(m), Target: string(t), Statistic: s.name, Value: s.v, Lo: nan, Hi: nan, N: int64(len(x))})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sortedKeys[K comparable, V any](m map[K]V) []K {
+	ks := make([]K, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return fmt.Sprint(ks[i]) < fmt.Sprint(ks[j]) })
+	return ks
+}
+
+// Paper's Table II (Spearman of STS, TRS, GRS with human semantic scores) and its
+// RUBY and BLEU correlations (section VI.B and IV.A), per model.
+var paperRows = []struct {
+	model                     string
+	sts, trs, grs, ruby, bleu float64
+}{
+	{"mppSMT", 0.549, 0.820, 0.910, 0.815, 0.523},
+	{"lpSMT", 0.533, 0.786, 0.823, 0.747, 0.570},
+	{"GNMT", 0.692, 0.734, 0.927, 0.764, 0.658},
+}
+
+// Summary prints the analysis: seed 003's Table II layout with the paper's rows and
+// ours (Spearman with CA), the best metric per direction and overall, RUBY against
+// BLEU, RUBY's levels and GRS's search, counterexamples and system-level ranks.
+func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityStatRow) {
+	type k struct{ scope, tr, src, tgt, metric, target, stat string }
+	idx := map[k]schemas.SimilarityStatRow{}
+	for _, r := range st {
+		idx[k{r.Scope, r.Translator, r.SrcLang, r.TgtLang, r.Metric, r.Target, r.Statistic}] = r
+	}
+	get := func(scope, tr, src, tgt string, m Metric, t Target, stat string) (schemas.SimilarityStatRow, bool) {
+		r, ok := idx[k{scope, tr, src, tgt, string(m), string(t), stat}]
+		return r, ok
+	}
+	use := usable(rows)
+	fmt.Fprintf(w, "similarity: %d translations scored, %d joined to execution results\n", len(rows), len(use))
+	fmt.Fprintln(w, "\nTable II layout (seed 003): correlation of each metric with semantic correctness.")
+	fmt.Fprintln(w, "Paper: Spearman with human semantic scores (375 Java->C# methods per model).")
+	fmt.Fprintln(w, "Ours: Spearman with CA (execution, target gold as oracle), per model over its translations.")
+	hdr := fmt.Sprintf("%-30s", "model")
+	for _, m := range Metrics {
+		hdr += fmt.Sprintf(" %8s", strings.ToUpper(string(m)))
+	}
+	fmt.Fprintln(w, hdr)
+	for _, p := range paperRows {
+		fmt.Fprintf(w, "%-30s %8.3f %8.3f %8.3f %8.3f %8.3f %8s %8s\n", "paper: "+p.model, p.sts, p.trs, p.grs, p.ruby, p.bleu, "-", "-")
+	}
+	models := map[string]bool{}
+	for _, r := range use {
+		models[r.Translator] = true
+	}
+	line := func(label, scope, tr, src, tgt string) {
+		s := fmt.Sprintf("%-30s", label)
+		for _, m := range Metrics {
+			if r, ok := get(scope, tr, src, tgt, m, TargetCA, StatSpearman); ok && !math.IsNaN(r.Value) {
+				s += fmt.Sprintf(" %8.3f", r.Value)
+			} else {
+				s += fmt.Sprintf(" %8s", "-")
+			}
+		}
+		fmt.Fprintln(w, s)
+	}
+	for _, m := range sortedKeys(models) {
+		line(shortName(m), ScopeModel, m, "*", "*")
+	}
+	line("all translations", ScopeAll, "", "*", "*")
+
+	fmt.Fprintln(w, "\nPer direction and overall: Spearman with CA [bootstrap 95% interval], n; best metric marked *.")
+	var dirs [][2]string
+	seen := map[[2]string]bool{}
+	for _, r := range use {
+		d := [2]string{r.SrcLang, r.TgtLang}
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i][0]+dirs[i][1] < dirs[j][0]+dirs[j][1] })
+	dirs = append(dirs, [2]string{"*", "*"})
+	for _, d := range dirs {
+		scope := ScopeDirection
+		label := d[0] + "->" + d[1]
+		if d[0] == "*" {
+			scope, label = ScopeAll, "all directions"
+		}
+		best, bestV := Metric(""), math.Inf(-1)
+		for _, m := range Metrics {
+			if m == MetricGRS || m == MetricTRS {
+				continue // defined on a subset only: not comparable with the others
+			}
+			if r, ok := get(scope, "", d[0], d[1], m, TargetCA, StatSpearman); ok && r.Value > bestV {
+				best, bestV = m, r.Value
+			}
+		}
+		fmt.Fprintf(w, "%s:\n", label)
+		for _, m := range Metrics {
+			r, ok := get(scope, "", d[0], d[1], m, TargetCA, StatSpearman)
+			if !ok {
+				continue
+			}
+			kt, _ := get(scope, "", d[0], d[1], m, TargetCA, StatKendall)
+			pe, _ := get(scope, "", d[0], d[1], m, TargetCA, StatPearson)
+			ps, _ := get(scope, "", d[0], d[1], m, TargetPass, StatSpearman)
+			mark := " "
+			if m == best {
+				mark = "*"
+			}
+			fmt.Fprintf(w, "  %s%-13s rho %6.3f [%6.3f,%6.3f]  tau_b %6.3f [%6.3f,%6.3f]  r %6.3f [%6.3f,%6.3f]  rho(pass) %6.3f  n %d\n",
+				mark, m, r.Value, r.Lo, r.Hi, kt.Value, kt.Lo, kt.Hi, pe.Value, pe.Lo, pe.Hi, ps.Value, r.N)
+		}
+		if r, ok := get(scope, "", d[0], d[1], MetricRUBY, TargetCA, StatRubyMinusBLEU); ok {
+			fmt.Fprintf(w, "  RUBY - BLEU (Spearman with CA): %+.3f [%+.3f,%+.3f]\n", r.Value, r.Lo, r.Hi)
+		}
+	}
+	fmt.Fprintln(w, "  (best among metrics defined on every translation; TRS and GRS cover only those that parse / build graphs)")
+
+	// Levels and GRS search.
+	lv := map[string]int{}
+	var searched, capHit, exact, graphs int
+	var ms []float64
+	for _, r := range rows {
+		if r.Status != StatusOK {
+			lv[r.Status]++
+			continue
+		}
+		lv[r.RubyLevel]++
+		ms = append(ms, r.Millis)
+		if r.RubyLevel == string(LevelGraph) {
+			graphs++
+			if r.GEDExact {
+				exact++
+			}
+			if r.GEDCapHit {
+				capHit++
+			}
+		}
+		if r.GEDCapHit || r.GEDExact {
+			searched++
+		}
+	}
+	fmt.Fprintf(w, "\nRUBY levels: graph %d, tree %d, tokens %d; no translation %d, error %d\n",
+		lv[string(LevelGraph)], lv[string(LevelTree)], lv[string(LevelTokens)], lv[StatusNoTranslation], lv[StatusError])
+	if graphs > 0 {
+		fmt.Fprintf(w, "GRS: %d graph pairs, exact GED %d (%.1f%%), search cap hit %d (%.2f%%), else the bipartite upper bound\n",
+			graphs, exact, 100*float64(exact)/float64(graphs), capHit, 100*float64(capHit)/float64(graphs))
+	}
+	if len(ms) > 0 {
+		fmt.Fprintf(w, "time per scored translation: median %.2f ms, p99 %.2f ms, max %.1f ms\n",
+			stats.Median(ms), stats.Quantile(ms, 0.99), stats.Quantile(ms, 1))
+	}
+	fmt.Fprintln(w, "\nCounterexamples (seed 003): pairs of translations of one problem that CA orders strictly and the metric the other way.")
+	for _, m := range Metrics {
+		s := fmt.Sprintf("  %-13s", m)
+		for _, d := range dirs {
+			scope := ScopeDirection
+			if d[0] == "*" {
+				scope = ScopeAll
+			}
+			if r, ok := get(scope, "", d[0], d[1], m, TargetCA, StatCounterexamples); ok && r.N > 0 {
+				s += fmt.Sprintf("  %s %d/%d (%.1f%%)", strings.ReplaceAll(d[0]+">"+d[1], "*>*", "all"), int64(r.Value), r.N, 100*r.Value/float64(r.N))
+			}
+		}
+		fmt.Fprintln(w, s)
+	}
+	fmt.Fprintln(w, "\nSystem level: Spearman across translators between each metric's mean and the pass rate.")
+	s := fmt.Sprintf("  %-13s", "direction")
+	for _, m := range Metrics {
+		s += fmt.Sprintf(" %8s", m)
+	}
+	fmt.Fprintln(w, s)
+	for _, d := range dirs {
+		s := fmt.Sprintf("  %-13s", strings.ReplaceAll(d[0]+"->"+d[1], "*->*", "all"))
+		for _, m := range Metrics {
+			if r, ok := get(ScopeSystem, "", d[0], d[1], m, TargetPass, StatSpearman); ok {
+				s += fmt.Sprintf(" %8.3f", r.Value)
+			}
+		}
+		fmt.Fprintln(w, s)
+	}
+}
+
+func shortName(tr string) string {
+	if i := strings.LastIndex(tr, "/m."); i >= 0 {
+		tr = tr[i+3:]
+	}
+	if len(tr) > 30 {
+		tr = tr[:30]
+	}
+	return tr
+}

@@ -1,0 +1,227 @@
+package similarity
+
+import (
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"transmute/schemas"
+)
+
+// Row statuses.
+const (
+	StatusOK            = "ok"
+	StatusNoTranslation = "no_translation"
+	StatusError         = "error"
+)
+
+// Outcome is one translation's execution result: CA and pass against the target
+// gold, over the tests whose oracle ran.
+type Outcome struct {
+	CA    float64
+	Pass  bool
+	Tests int
+}
+
+// TransKey names one translation.
+type TransKey struct {
+	Translator, ProblemID, SrcLang, TgtLang string
+	Sample                                  int32
+}
+
+// Outcomes computes each translation's CA and pass from the evaluate job's result
+// rows with the target gold as oracle. A TRACE task is also a TransCoder-test
+// problem, so one translation's tests can appear under both corpora: each test
+// counts once.
+func Outcomes(results []schemas.ResultRow) map[TransKey]Outcome {
+	type acc struct {
+		seen           map[int32]bool
+		tests, matched int
+	}
+	accs := map[TransKey]*acc{}
+	for _, r := range results {
+		if r.Oracle != "target_gold" || r.OracleStatus != schemas.StatusOK {
+			continue
+		}
+		k := TransKey{r.Translator, r.ProblemID, r.SrcLang, r.TgtLang, r.Sample}
+		a := accs[k]
+		if a == nil {
+			a = &acc{seen: map[int32]bool{}}
+			accs[k] = a
+		}
+		if a.seen[r.TestIndex] {
+			continue
+		}
+		a.seen[r.TestIndex] = true
+		a.tests++
+		if r.Match {
+			a.matched++
+		}
+	}
+	out := make(map[TransKey]Outcome, len(accs))
+	for k, a := range accs {
+		out[k] = Outcome{CA: float64(a.matched) / float64(a.tests), Pass: a.matched == a.tests, Tests: a.tests}
+	}
+	return out
+}
+
+// TrivialByLang computes CrystalBLEU's ignored n-grams per language from the
+// reference functions of every problem (k most frequent n-grams).
+func TrivialByLang(problems []schemas.Problem, k int) map[string]map[uint64]bool {
+	corpora := map[string][][]string{}
+	for _, p := range problems {
+		for _, f := range p.Functions {
+			lang, err := NormalizeLang(f.Lang)
+			if err != nil {
+				continue
+			}
+			pr, err := Parse(lang, f.Code)
+			if err != nil {
+				continue
+			}
+			corpora[lang] = append(corpora[lang], pr.Tokens)
+		}
+	}
+	out := map[string]map[uint64]bool{}
+	for l, c := range corpora {
+		out[l] = TrivialNgrams(c, k)
+	}
+	return out
+}
+
+// CrystalK is CrystalBLEU's default number of ignored n-grams.
+const CrystalK = 500
+
+// ScoreProblem computes the similarity rows of one problem's translations: each
+// against the problem's function in its target language. It never fails: a
+// translation that cannot be scored gets a row with Status error.
+func ScoreProblem(run string, p schemas.Problem, trs []schemas.TranslationRow, outcomes map[TransKey]Outcome,
+	trivial map[string]map[uint64]bool, o Options) []schemas.SimilarityRow {
+	refs := map[string]*Prepared{}
+	refErr := map[string]string{}
+	ref := func(lang string) (*Prepared, string) {
+		if r, ok := refs[lang]; ok {
+			return r, refErr[lang]
+		}
+		f, ok := p.Function(lang)
+		var pr *Prepared
+		msg := ""
+		if !ok {
+			msg = "problem has no " + lang + " function to compare with"
+		} else if x, err := Prepare(lang, f.Code, o); err != nil {
+			msg = "reference: " + err.Error()
+		} else {
+			pr = x
+		}
+		refs[lang], refErr[lang] = pr, msg
+		return pr, msg
+	}
+	var out []schemas.SimilarityRow
+	for _, t := range trs {
+		start := time.Now()
+		row := schemas.SimilarityRow{Run: run, Translator: t.Translator, ProblemID: t.ProblemID, SrcLang: t.SrcLang,
+			TgtLang: t.TgtLang, Sample: t.Sample, Status: StatusOK, TED: -1, GED: -1, GEDLower: -1}
+		nan := math.NaN()
+		if oc, ok := outcomes[TransKey{t.Translator, t.ProblemID, t.SrcLang, t.TgtLang, t.Sample}]; ok {
+			row.CA, row.Pass, row.Tests = oc.CA, oc.Pass, int32(oc.Tests)
+		}
+		setAll := func(v float64) {
+			row.BLEU, row.CrystalBLEU, row.CodeBLEU, row.WeightedNgram, row.SyntaxMatch, row.DataflowMatch = v, v, v, v, v, v
+			row.STS, row.RUBY, row.TRS, row.GRS = v, v, nan, nan
+		}
+		r, msg := ref(t.TgtLang)
+		switch {
+		case r == nil:
+			row.Status, row.Error = StatusError, msg
+			setAll(nan)
+		case t.Status != schemas.TranslationOK:
+			// No translation is as far from the reference as code can be: every metric 0.
+			row.Status, row.Error = StatusNoTranslation, "translation status "+t.Status+": "+t.Error
+			setAll(0)
+			row.RubyLevel = string(LevelTokens)
+			row.RefParses = r.Flat != nil
+			row.RefTokens = int32(len(r.Hashes))
+		default:
+			h, err := Prepare(t.TgtLang, t.Code, o)
+			if err != nil {
+				row.Status, row.Error = StatusError, err.Error()
+				setAll(nan)
+				break
+			}
+			s := Compare(r, h, trivial[r.Prog.Lang], o)
+			row.BLEU, row.CrystalBLEU, row.CodeBLEU = s.BLEU, s.CrystalBLEU, s.CodeBLEU
+			row.WeightedNgram, row.SyntaxMatch, row.DataflowMatch = s.WeightedNgram, s.SyntaxMatch, s.DataflowMatch
+			row.STS, row.TRS, row.GRS, row.RUBY, row.RubyLevel = s.STS, s.TRS, s.GRS, s.RUBY, string(s.Level)
+			row.TED, row.GED, row.GEDLower = int32(s.TED), int32(s.GED), int32(s.GEDLower)
+			row.GEDExact, row.GEDCapHit = s.GEDExact, s.GEDCapHit
+			row.HypParses, row.RefParses = s.HypParses, s.RefParses
+			row.HypTokens, row.RefTokens = int32(len(h.Hashes)), int32(len(r.Hashes))
+		}
+		row.Millis = float64(time.Since(start).Microseconds()) / 1000
+		out = append(out, row)
+	}
+	return out
+}
+
+// ScoreAll scores every translation of the given tables with a pool of workers
+// (0: one per CPU), one problem at a time per worker. Rows come back sorted by
+// translator, problem, direction.
+func ScoreAll(run string, problems []schemas.Problem, translations []schemas.TranslationRow,
+	results []schemas.ResultRow, o Options, workers int) []schemas.SimilarityRow {
+	outcomes := Outcomes(results)
+	trivial := TrivialByLang(problems, CrystalK)
+	byProblem := map[string][]schemas.TranslationRow{}
+	for _, t := range translations {
+		if t.VariantID != "" && t.VariantID != "orig" {
+			continue
+		}
+		byProblem[t.ProblemID] = append(byProblem[t.ProblemID], t)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan schemas.Problem)
+	var mu sync.Mutex
+	var out []schemas.SimilarityRow
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				rows := ScoreProblem(run, p, byProblem[p.ID], outcomes, trivial, o)
+				mu.Lock()
+				out = append(out, rows...)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range problems {
+		if len(byProblem[p.ID]) > 0 {
+			jobs <- p
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	SortRows(out)
+	return out
+}
+
+// SortRows orders rows by translator, problem, direction and sample.
+func SortRows(rows []schemas.SimilarityRow) {
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Translator != b.Translator {
+			return a.Translator < b.Translator
+		}
+		if a.ProblemID != b.ProblemID {
+			return a.ProblemID < b.ProblemID
+		}
+		if a.SrcLang+a.TgtLang != b.SrcLang+b.TgtLang {
+			return a.SrcLang+a.TgtLang < b.SrcLang+b.TgtLang
+		}
+		return a.Sample < b.Sample
+	})
+}
