@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"reflect"
@@ -262,5 +263,41 @@ func TestLockLocal(t *testing.T) {
 	}
 	if _, err := os.Stat(dir + "/" + LockKey); !os.IsNotExist(err) {
 		t.Fatalf("lock file after release: %v", err)
+	}
+}
+
+// TestLockLocalRace: launches started at the same instant into one local output:
+// exactly one takes the lock (fileblob's IfNotExist, a check-then-rename, let two).
+func TestLockLocalRace(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 300; round++ {
+		dir := t.TempDir()
+		b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				<-start
+				_, err := AcquireLock(ctx, b, fmt.Sprint("run", i), fmt.Sprintf("_staging/%d/", i), dir)
+				errs <- err
+			}(i)
+		}
+		close(start)
+		won := 0
+		for i := 0; i < n; i++ {
+			if err := <-errs; err == nil {
+				won++
+			} else if !errors.Is(err, ErrLocked) {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		b.Close()
+		if won != 1 {
+			t.Fatalf("round %d: %d of %d launches took the lock", round, won, n)
+		}
 	}
 }
