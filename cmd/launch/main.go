@@ -311,7 +311,8 @@ func run() error {
 	defer bucket.Close()
 	stagingID := sink.NewStagingID(c.Run)
 	staging := sink.StagingPrefix(stagingID)
-	lock, err := sink.AcquireLock(ctx, bucket, c.Run, staging)
+	localDir, _ := blobs.LocalDir(c.Output)
+	lock, err := sink.AcquireLock(ctx, bucket, c.Run, staging, localDir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Output, err)
 	}

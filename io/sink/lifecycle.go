@@ -12,7 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -67,8 +69,11 @@ var ErrLocked = errors.New("output is in use by another run")
 // on every gocloud driver that supports IfNotExist). A lock left by a run of this
 // host whose process is gone (kill -9, a crash) is stale and is taken over; a live
 // one, or one from another host, makes this fail with ErrLocked and says who holds it.
-// Writing the lock is also the check that the output is writable.
-func AcquireLock(ctx context.Context, b *blob.Bucket, run, staging string) (*Lock, error) {
+// Writing the lock is also the check that the output is writable. localDir, when
+// the output is a local directory, is that directory: the lock is then created with
+// O_EXCL, since fileblob's IfNotExist is a check-then-rename that two processes can
+// both pass.
+func AcquireLock(ctx context.Context, b *blob.Bucket, run, staging, localDir string) (*Lock, error) {
 	host, _ := os.Hostname()
 	info := LockInfo{Run: run, Staging: staging, Host: host, PID: os.Getpid(), PIDStart: procStart(os.Getpid()), Since: time.Now().UTC()}
 	data, err := json.MarshalIndent(info, "", "  ")
@@ -77,11 +82,18 @@ func AcquireLock(ctx context.Context, b *blob.Bucket, run, staging string) (*Loc
 	}
 	l := &Lock{b: b, Info: info}
 	for attempt := 0; attempt < 2; attempt++ {
-		err = b.WriteAll(ctx, LockKey, data, &blob.WriterOptions{IfNotExist: true, ContentType: "application/json"})
+		exists := false
+		if localDir != "" {
+			err = createExclusive(filepath.Join(localDir, LockKey), data)
+			exists = errors.Is(err, fs.ErrExist)
+		} else {
+			err = b.WriteAll(ctx, LockKey, data, &blob.WriterOptions{IfNotExist: true, ContentType: "application/json"})
+			exists = gcerrors.Code(err) == gcerrors.FailedPrecondition
+		}
 		if err == nil {
 			return l, nil
 		}
-		if gcerrors.Code(err) != gcerrors.FailedPrecondition {
+		if !exists {
 			return nil, fmt.Errorf("output not writable: %w", err)
 		}
 		old, raw, rerr := readLock(ctx, b)
@@ -103,6 +115,19 @@ func AcquireLock(ctx context.Context, b *blob.Bucket, run, staging string) (*Loc
 		l.Stale = fmt.Sprintf("run %q (pid %d on %s, since %s) died holding the output", old.Run, old.PID, old.Host, old.Since.Format(time.RFC3339))
 	}
 	return nil, fmt.Errorf("%w: could not take over the stale %s", ErrLocked, LockKey)
+}
+
+func createExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
 }
 
 func readLock(ctx context.Context, b *blob.Bucket) (LockInfo, []byte, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
 	"gocloud.dev/blob/memblob"
 
 	"transmute/schemas"
@@ -193,19 +195,19 @@ func TestLock(t *testing.T) {
 	ctx := context.Background()
 	b := memblob.OpenBucket(nil)
 	defer b.Close()
-	l, err := AcquireLock(ctx, b, "first", "_staging/a/")
+	l, err := AcquireLock(ctx, b, "first", "_staging/a/", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// a second run while the first holds the output: refused, naming the holder
-	_, err = AcquireLock(ctx, b, "second", "_staging/b/")
+	_, err = AcquireLock(ctx, b, "second", "_staging/b/", "")
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), `"first"`) {
 		t.Fatalf("second lock: %v", err)
 	}
 	if err := l.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	l2, err := AcquireLock(ctx, b, "second", "_staging/b/")
+	l2, err := AcquireLock(ctx, b, "second", "_staging/b/", "")
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}
@@ -221,7 +223,7 @@ func TestLock(t *testing.T) {
 	if err := b.WriteAll(ctx, LockKey, dead, nil); err != nil {
 		t.Fatal(err)
 	}
-	l3, err := AcquireLock(ctx, b, "third", "_staging/c/")
+	l3, err := AcquireLock(ctx, b, "third", "_staging/c/", "")
 	if err != nil {
 		t.Fatalf("stale lock not taken over: %v", err)
 	}
@@ -235,7 +237,67 @@ func TestLock(t *testing.T) {
 	if err := b.WriteAll(ctx, LockKey, other, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := AcquireLock(ctx, b, "fourth", "_staging/d/"); !errors.Is(err, ErrLocked) {
+	if _, err := AcquireLock(ctx, b, "fourth", "_staging/d/", ""); !errors.Is(err, ErrLocked) {
 		t.Fatalf("another host's lock: %v", err)
+	}
+}
+
+// TestLockLocal: on a local directory the lock is an O_EXCL file, refused while held.
+func TestLockLocal(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	l, err := AcquireLock(ctx, b, "first", "_staging/a/", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireLock(ctx, b, "second", "_staging/b/", dir); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second local lock: %v", err)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/" + LockKey); !os.IsNotExist(err) {
+		t.Fatalf("lock file after release: %v", err)
+	}
+}
+
+// TestLockLocalRace: launches started at the same instant into one local output:
+// exactly one takes the lock (fileblob's IfNotExist, a check-then-rename, let two).
+func TestLockLocalRace(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 300; round++ {
+		dir := t.TempDir()
+		b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				<-start
+				_, err := AcquireLock(ctx, b, fmt.Sprint("run", i), fmt.Sprintf("_staging/%d/", i), dir)
+				errs <- err
+			}(i)
+		}
+		close(start)
+		won := 0
+		for i := 0; i < n; i++ {
+			if err := <-errs; err == nil {
+				won++
+			} else if !errors.Is(err, ErrLocked) {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		b.Close()
+		if won != 1 {
+			t.Fatalf("round %d: %d of %d launches took the lock", round, won, n)
+		}
 	}
 }
