@@ -190,6 +190,14 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 			}
 			var samples []string
 			if raw, ok := row[tgt]; !ok {
+				if gen, ok := row["generation"]; ok {
+					// A few TRACE models' files keep the raw chat answers; their code is
+					// taken out the way a live answer's is.
+					if err := t.addGenerations(key{id, src, tgt}, gen); err != nil {
+						t.badLine(k, i+1, err.Error(), id, src, tgt)
+					}
+					continue
+				}
 				t.badLine(k, i+1, fmt.Sprintf("no %q field", tgt), id, src, tgt)
 				continue
 			} else if err := json.Unmarshal(raw, &samples); err != nil {
@@ -212,6 +220,26 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 	}
 	t.finish()
 	return t, nil
+}
+
+// addGenerations adds the samples of a TRACE line in the raw-answer form
+// ({"generation": [{"generation": "<chat answer>"}]}); an answer without code is a
+// sample with no code, so it counts as a failed translation.
+func (t *Translator) addGenerations(k key, raw json.RawMessage) error {
+	var gens []struct {
+		Generation string `json:"generation"`
+	}
+	if err := json.Unmarshal(raw, &gens); err != nil {
+		return fmt.Errorf(`"generation" is not a list of {"generation": text}: %v`, err)
+	}
+	for _, g := range gens {
+		code, imports, err := translate.Extract(g.Generation, k.tgt)
+		if err != nil {
+			code, imports = "", ""
+		}
+		t.add(k, translate.Translation{Sample: int32(len(t.byKey[k])), Code: code, Imports: imports})
+	}
+	return nil
 }
 
 // recordedLine is one line of a Transmute recorded-translation file.

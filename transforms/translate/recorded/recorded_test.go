@@ -2,6 +2,8 @@ package recorded
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -249,7 +251,10 @@ func TestRealTraceModels(t *testing.T) {
 			}
 		}
 		out, _ := tr.Translate(ctx, translate.Request{ProblemID: "ADD_1_TO_A_GIVEN_NUMBER", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
-		if len(out) == 0 || out[0].Status != schemas.TranslationOK || !strings.Contains(out[0].Code, "def ") {
+		// A spot check of one known translation, for the models that recorded one (some
+		// of the 28, e.g. deepseek-reasoner, recorded an empty answer here).
+		if !recordedEmpty(t, m, "java_to_python", "ADD_1_TO_A_GIVEN_NUMBER") &&
+			(len(out) == 0 || out[0].Status != schemas.TranslationOK || !strings.Contains(out[0].Code, "def ")) {
 			t.Errorf("%s: ADD_1_TO_A_GIVEN_NUMBER java->python: %+v", tr.Name(), out)
 		}
 		t.Logf("%s: %d directions, %d (problem, direction) pairs, %d empty samples, %d warnings",
@@ -259,7 +264,43 @@ func TestRealTraceModels(t *testing.T) {
 		}
 		tr.Close()
 	}
-	if len(models) != 4 {
-		t.Errorf("%d models, want 4", len(models))
+	if len(models) < 4 {
+		t.Errorf("%d models, want at least the 4 of make eval-shared", len(models))
 	}
+}
+
+// recordedEmpty reports whether a model's file for dir records problem with only
+// empty answers (then no translation of it can be checked).
+func recordedEmpty(t *testing.T, modelDir, dir, problem string) bool {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(modelDir, dir, "*.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			var row map[string]any
+			if json.Unmarshal([]byte(line), &row) != nil || row["sample_id"] != problem {
+				continue
+			}
+			for k, v := range row {
+				if k == "sample_id" {
+					continue
+				}
+				if list, ok := v.([]any); ok {
+					for _, x := range list {
+						if str, ok := x.(string); ok && strings.TrimSpace(strings.ReplaceAll(str, ImportSplit, "")) != "" {
+							return false
+						}
+						if m, ok := x.(map[string]any); ok && strings.TrimSpace(fmt.Sprint(m["generation"])) != "" {
+							return false
+						}
+					}
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
