@@ -199,29 +199,8 @@ func (f *consistencyScoreFn) ProcessElement(key string, groups func(*Consistency
 	}
 }
 
-// FinishConsistency writes an empty shard for the job's own tables when the run
-// produced none (Finish's writeEmpty does not know them), then Finish.
+// FinishConsistency is Finish for the consistency tables.
 func FinishConsistency(ctx context.Context, b *blob.Bucket, m *Manifest) error {
-	for _, t := range []string{"variants", "consistency_results", "repairs"} {
-		_, shards, err := countRows(ctx, b, t)
-		if err != nil {
-			return err
-		}
-		if shards > 0 {
-			continue
-		}
-		switch t {
-		case "variants":
-			_, err = sink.WriteShard[schemas.VariantRow](ctx, b, t, nil)
-		case "consistency_results":
-			_, err = sink.WriteShard[schemas.ConsistencyRow](ctx, b, t, nil)
-		default:
-			_, err = sink.WriteShard[schemas.RepairRow](ctx, b, t, nil)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	return Finish(ctx, b, m, ConsistencyTables)
 }
 

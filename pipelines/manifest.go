@@ -141,6 +141,14 @@ func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
 		_, err = sink.WriteShard[schemas.ProfileRow](ctx, b, table, nil)
 	case "noise":
 		_, err = sink.WriteShard[schemas.NoiseRow](ctx, b, table, nil)
+	case "consistency_results":
+		_, err = sink.WriteShard[schemas.ConsistencyRow](ctx, b, table, nil)
+	case "repairs":
+		_, err = sink.WriteShard[schemas.RepairRow](ctx, b, table, nil)
+	case "transformations":
+		_, err = sink.WriteShard[schemas.TransformationRow](ctx, b, table, nil)
+	case "property_results":
+		_, err = sink.WriteShard[schemas.PropertyResultRow](ctx, b, table, nil)
 	default:
 		err = fmt.Errorf("unknown table %q", table)
 	}

@@ -211,27 +211,8 @@ func (f *mbtaScoreFn) ProcessElement(key string, groups func(*mbta.Group) bool, 
 	}
 }
 
-// FinishMBTA is Finish for the MBTA tables: it first writes an empty shard for the
-// MBTA-only tables (variants, mutant_results) when the run produced none, since
-// Finish's writeEmpty does not know them.
+// FinishMBTA is Finish for the MBTA tables.
 func FinishMBTA(ctx context.Context, b *blob.Bucket, m *Manifest) error {
-	for _, t := range []string{"variants", "mutant_results"} {
-		_, shards, err := countRows(ctx, b, t)
-		if err != nil {
-			return err
-		}
-		if shards > 0 {
-			continue
-		}
-		if t == "variants" {
-			_, err = sink.WriteShard[schemas.VariantRow](ctx, b, t, nil)
-		} else {
-			_, err = sink.WriteShard[schemas.MutantResultRow](ctx, b, t, nil)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	return Finish(ctx, b, m, MBTATables)
 }
 

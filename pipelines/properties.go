@@ -190,29 +190,8 @@ func (f *propertiesScoreFn) ProcessElement(key string, rows func(*schemas.Proper
 	}
 }
 
-// FinishProperties is Finish for the properties tables (empty shards for the
-// tables only this job writes).
+// FinishProperties is Finish for the properties tables.
 func FinishProperties(ctx context.Context, b *blob.Bucket, m *Manifest) error {
-	for _, t := range []string{"variants", "transformations", "property_results"} {
-		_, shards, err := countRows(ctx, b, t)
-		if err != nil {
-			return err
-		}
-		if shards > 0 {
-			continue
-		}
-		switch t {
-		case "variants":
-			_, err = sink.WriteShard[schemas.VariantRow](ctx, b, t, nil)
-		case "transformations":
-			_, err = sink.WriteShard[schemas.TransformationRow](ctx, b, t, nil)
-		default:
-			_, err = sink.WriteShard[schemas.PropertyResultRow](ctx, b, t, nil)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	return Finish(ctx, b, m, PropertiesTables)
 }
 
