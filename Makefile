@@ -1,5 +1,7 @@
 # Transmute. `make run` evaluates the bundled corpus; `make test` runs the tests.
 SHELL   := /bin/bash
+# A target that pipes a job into tee fails when the job does.
+.SHELLFLAGS := -o pipefail -c
 GO      ?= go
 BIN     := bin/launch
 SHARED  ?= ../shared/corpora
@@ -122,6 +124,18 @@ efficiency-shared-all: build
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
 	  --cpp-args $(CPP_ARGS) --out out/efficiency-all --run efficiency-shared-all $(EFF_FLAGS) | tee out/efficiency-all-summary.txt
 
+# Translation consistency and black-box repair (seed 004, docs/CONSISTENCY.md) of the
+# builtin transpilers (Java->Python, Java->C++) and the identity (Java->Java) on
+# TransCoder-test; tables and a summary under out/consistency/.
+# CONSISTENCY_FLAGS adds e.g. --limit 20.
+CONSISTENCY_FLAGS ?=
+consistency-shared: build
+	@test -d $(SHARED) || { echo "consistency-shared needs $(SHARED)"; exit 1; }
+	@mkdir -p out
+	$(BIN) --job consistency --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
+	  --directions java-python,java-cpp,java-java --out out/consistency --run consistency-shared $(CONSISTENCY_FLAGS) \
+	  | tee out/consistency-summary.txt
+
 # Longer fuzzing of the input readers and spec parsers (make test runs their seed
 # corpora only). FUZZTIME per target, default 1m.
 FUZZTIME ?= 1m
@@ -131,7 +145,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzRecordedJSONL$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
 	$(GO) test -run XXX -fuzz '^FuzzTraceModelFile$$' -fuzztime $(FUZZTIME) ./transforms/translate/recorded
 	$(GO) test -run XXX -fuzz '^FuzzOpenSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate
-	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai consistency-shared
+	$(GO) test -run XXX -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME) ./transforms/translate/openai
 
 # The k-safety properties of seed 001 (NOMOS) on the whole shared TransCoder-test
 # sample: metamorphic variants of each function, the builtin translators (Java->Python,
@@ -161,7 +175,7 @@ similarity-shared: build
 	@test -d $(SHARED) || { echo "similarity-shared needs $(SHARED)"; exit 1; }
 	@if [ ! -f $(EVAL_OUT)/manifest.json ]; then \
 	  $(BIN) --corpus transcoder:$(SHARED)/transcoder-test --corpus trace:$(SHARED)/trace \
-	    $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) --cpp-args $(CPP_ARGS) --out $(EVAL_OUT) --run shared-all --quiet; \
+	    $(foreach m,$(TRACE_MODELS_ALL),--translator recorded:$(m)) --cpp-args $(CPP_ARGS) --out $(EVAL_OUT) --run shared-all --quiet; \
 	else echo "reusing the evaluate output $(EVAL_OUT)"; fi
 	$(BIN) --job similarity --from $(EVAL_OUT) --out $(SIM_OUT) --run similarity-shared --bootstrap $(SIM_BOOTSTRAP) --quiet
 	@cat $(SIM_OUT)/summary.txt
