@@ -71,6 +71,26 @@ func MergeFunctions(f1, f2 Function, seed uint64) (Variant, error) {
 	for k := range identifiers(p2) {
 		taken[k] = true
 	}
+	base, p0 := f1, p1 // the variant's location and diff are against the source as given
+	if p1.lang == "python" {
+		// One Python scope holds both bodies: a local of one must not shadow a name the
+		// other reads (a local max against the builtin max).
+		var q *parsed
+		if f1, q, err = pyLocalsApart(f1, p1, p2, taken, "1"); err != nil {
+			return Variant{}, err
+		}
+		if q != p1 {
+			defer q.Close()
+			p1 = q
+		}
+		if f2, q, err = pyLocalsApart(f2, p2, p1, taken, "2"); err != nil {
+			return Variant{}, err
+		}
+		if q != p2 {
+			defer q.Close()
+			p2 = q
+		}
+	}
 	sel := fresh(taken, "sel", rng)
 	r1, ps1, err := renameApart(p1, f1, taken, "1")
 	if err != nil {
@@ -124,8 +144,8 @@ func MergeFunctions(f1, f2 Function, seed uint64) (Variant, error) {
 
 	n := max(len(f1.Tests), len(f2.Tests))
 	start := rng.IntN(2) == 0
-	v := Variant{Transformation: Merge, Lang: p1.lang, Line: 1 + strings.Count(f1.Code[:p1.fn.StartByte()], "\n"), Col: 1,
-		Original: p1.text(p1.fn), Replacement: merged, Diff: Diff(f1.Code, code)}
+	v := Variant{Transformation: Merge, Lang: p1.lang, Line: 1 + strings.Count(base.Code[:p0.fn.StartByte()], "\n"), Col: 1,
+		Original: p0.text(p0.fn), Replacement: merged, Diff: Diff(base.Code, code)}
 	tests := make([]schemas.Test, n)
 	for j := 0; j < n; j++ {
 		i1, i2 := j%len(f1.Tests), j%len(f2.Tests)
