@@ -276,3 +276,25 @@ func TestSearchValidation(t *testing.T) {
 		t.Error("a search without a translator accepted")
 	}
 }
+
+// TestSearchTableEmptyWhenOff: without --search-budget the properties job's Finish
+// still publishes the search table, empty, with its schema.
+func TestSearchTableEmptyWhenOff(t *testing.T) {
+	out := t.TempDir()
+	ctx := context.Background()
+	b, err := blobs.Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	m := &Manifest{Run: "off"}
+	if err := FinishProperties(ctx, b, m); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := m.Counts[SearchTable]; !ok || n != 0 || len(m.Shards[SearchTable]) != 1 {
+		t.Fatalf("search table: %d rows, shards %v", n, m.Shards[SearchTable])
+	}
+	if rows := read[schemas.SearchRow](t, out, SearchTable); len(rows) != 0 {
+		t.Fatalf("%d rows", len(rows))
+	}
+}
