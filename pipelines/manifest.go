@@ -149,6 +149,8 @@ func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
 		_, err = sink.WriteShard[schemas.TransformationRow](ctx, b, table, nil)
 	case "property_results":
 		_, err = sink.WriteShard[schemas.PropertyResultRow](ctx, b, table, nil)
+	case SearchTable:
+		_, err = sink.WriteShard[schemas.SearchRow](ctx, b, table, nil)
 	default:
 		err = fmt.Errorf("unknown table %q", table)
 	}

@@ -24,7 +24,7 @@ import (
 )
 
 // PropertiesTables are the tables written by the properties job (seed 001).
-var PropertiesTables = []string{"variants", "transformations", "translations", "property_results", "scores", "errors"}
+var PropertiesTables = []string{"variants", "transformations", "translations", "property_results", "scores", "errors", SearchTable}
 
 // PropertiesOptions select the metamorphic variants.
 type PropertiesOptions struct {
@@ -33,6 +33,8 @@ type PropertiesOptions struct {
 	// VariantsPer is the number of variants per single-function transformation,
 	// problem and language (0 = 1).
 	VariantsPer int `json:"variants_per"`
+	// Search is the property-guided search (pipelines/propsearch.go; Budget 0: none).
+	Search SearchOptions `json:"search"`
 }
 
 // MetricCheckSeconds is the scores row (translator "", metric) holding the time
@@ -72,6 +74,9 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 		WorkDir: c.WorkDir, Progress: c.Progress, Options: o, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
 
 	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitPropErrors, outs))
+	if o.Search.Budget > 0 {
+		errs = beam.Flatten(s, errs, buildPropertySearch(s, c, o, merged))
+	}
 	scores := beam.ParDo(s.Scope("Score"), &propertiesScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitPropKeyed, outs)))
 	nanos := beam.Combine(s.Scope("CheckTime"), sumInt64, beam.ParDo(s, splitPropNanos, outs))
 	scores = beam.Flatten(s, scores, beam.ParDo(s, checkSecondsRow, nanos))

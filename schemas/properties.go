@@ -52,27 +52,5 @@ type TransformationRow struct {
 	SemanticsPreserving bool `parquet:"semantics_preserving"`
 }
 
-// SearchRow is one step of the property-guided search (seed 001, Algorithm 1) for
-// one problem, translator and direction.
-type SearchRow struct {
-	Run         string  `parquet:"run"`
-	Translator  string  `parquet:"translator"`
-	ProblemID   string  `parquet:"problem_id"`
-	SrcLang     string  `parquet:"src_lang"`
-	TgtLang     string  `parquet:"tgt_lang"`
-	Step        int32   `parquet:"step"`
-	Temperature float64 `parquet:"temperature"`
-	// VP and TV are the step's violated properties and total violations.
-	VP int32 `parquet:"vp"`
-	TV int32 `parquet:"tv"`
-	// Best marks the step whose translation the search returned.
-	Best bool `parquet:"best"`
-	// PassRate is the step's translation's share of tests whose outputs equal the
-	// source function's.
-	PassRate float64 `parquet:"pass_rate"`
-	Code     string  `parquet:"code"`
-}
-
 func (r PropertyResultRow) ShardKey() string { return r.ProblemID }
 func (r TransformationRow) ShardKey() string { return r.ProblemID }
-func (r SearchRow) ShardKey() string         { return r.ProblemID }

@@ -201,8 +201,10 @@ func run() error {
 		jobProperties: {
 			tables:        pipelines.PropertiesTables,
 			variantLimits: true,
+			check:         func(c pipelines.Config) error { return pipelines.ValidateSearch(c, searchOptions()) },
 			build: func(s beam.Scope, c pipelines.Config) error {
-				pipelines.BuildProperties(s, c, pipelines.PropertiesOptions{Seed: *propSeed, VariantsPer: *propVariants})
+				pipelines.BuildProperties(s, c, pipelines.PropertiesOptions{Seed: *propSeed, VariantsPer: *propVariants,
+					Search: searchOptions()})
 				return nil
 			},
 			finish: pipelines.FinishProperties,
@@ -211,7 +213,10 @@ func run() error {
 					c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["property_results"], m.Counts["errors"], m.Seconds, c.Output)
 			},
 			summary: func(ctx context.Context, w io.Writer, b *blob.Bucket) error {
-				return pipelines.PrintPropertiesSummary(ctx, w, b, pipelines.ProcessCPU())
+				if err := pipelines.PrintPropertiesSummary(ctx, w, b, pipelines.ProcessCPU()); err != nil {
+					return err
+				}
+				return pipelines.PrintSearchSummary(ctx, w, b)
 			},
 		},
 	}

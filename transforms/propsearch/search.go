@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -138,18 +139,30 @@ func passRate(ctx context.Context, r *properties.Runner, p schemas.Problem, task
 	return float64(same) / float64(len(p.Tests))
 }
 
+// Searchable says why the search cannot run with a translator spec (nil when it
+// can): only openai translators have a parameter to mutate, the temperature.
+func Searchable(spec string) error {
+	_, err := WithTemperature(spec, 0)
+	return err
+}
+
 // SearchProblem runs the search for one item's first task with the openai
 // translator of spec: each step opens the translator at the step's temperature and
 // checks the 38 properties of the item's function (r.Translators is ignored). It
-// returns one search row per step.
+// returns one search row per step; when a step cannot be tested (the translator does
+// not open, the source function does not run, no property could be checked) the
+// search stops there with a last row holding the error, VP and TV -1, and err.
 func SearchProblem(ctx context.Context, r *properties.Runner, cfg SearchConfig, spec string, it evaluate.Item, pool []schemas.Problem) ([]schemas.SearchRow, error) {
 	if len(it.Tasks) == 0 {
 		return nil, fmt.Errorf("propsearch: no task")
 	}
 	task := it.Tasks[0]
 	item := evaluate.Item{Problem: it.Problem, Tasks: []schemas.Task{task}}
-	var name string
+	name := spec
+	var violatedNames []string // per step, appended with the step
+	tried := cfg.Start         // the temperature of the last step tried
 	test := func(ctx context.Context, temp float64) (Fitness, translate.Translation, float64, error) {
+		tried = temp
 		s, err := WithTemperature(spec, temp)
 		if err != nil {
 			return Fitness{}, translate.Translation{}, 0, err
@@ -160,9 +173,20 @@ func SearchProblem(ctx context.Context, r *properties.Runner, cfg SearchConfig, 
 		}
 		defer tr.Close()
 		name = tr.Name()
+		if !translate.Supports(tr, task.SrcLang, task.TgtLang) {
+			return Fitness{}, translate.Translation{}, 0, fmt.Errorf("propsearch: %s does not translate %s to %s", name, task.SrcLang, task.TgtLang)
+		}
 		rr := *r
 		rr.Translators = []translate.Translator{tr}
 		out := rr.Evaluate(ctx, item, pool)
+		if len(out.Results) == 0 {
+			// No property checked is no evidence of none violated: stop, not succeed.
+			var why []string
+			for _, e := range out.Errors {
+				why = append(why, strings.TrimSpace(e.Reason+" "+e.Detail))
+			}
+			return Fitness{}, translate.Translation{}, 0, fmt.Errorf("propsearch: no property checked: %s", strings.Join(why, "; "))
+		}
 		var f Fitness
 		violated := map[string]bool{}
 		for _, res := range out.Results {
@@ -172,20 +196,42 @@ func SearchProblem(ctx context.Context, r *properties.Runner, cfg SearchConfig, 
 			}
 		}
 		f.VP = len(violated)
+		names := make([]string, 0, len(violated))
+		for n := range violated {
+			names = append(names, n)
+		}
+		sort.Strings(names)
 		var first translate.Translation
+		found := false
 		for _, t := range out.Translations {
 			if t.VariantID == "orig" && t.Sample == 0 {
-				first = translate.Translation{Status: t.Status, Code: t.Code, Imports: t.Imports, Entry: t.Entry}
+				first = translate.Translation{Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports, Entry: t.Entry}
+				found = true
 			}
 		}
+		if !found {
+			return Fitness{}, translate.Translation{}, 0, fmt.Errorf("propsearch: %s returned no translation of the original", name)
+		}
+		violatedNames = append(violatedNames, strings.Join(names, ","))
 		return f, first, passRate(ctx, r, it.Problem, task, first), nil
 	}
 	steps, best, err := Search(ctx, cfg, test)
+	row := func(i int) schemas.SearchRow {
+		return schemas.SearchRow{Run: r.Run, Translator: name, ProblemID: it.Problem.ID, Corpus: it.Problem.Corpus,
+			SrcLang: task.SrcLang, TgtLang: task.TgtLang, Step: int32(i)}
+	}
 	var rows []schemas.SearchRow
 	for i, s := range steps {
-		rows = append(rows, schemas.SearchRow{Run: r.Run, Translator: name, ProblemID: it.Problem.ID, SrcLang: task.SrcLang,
-			TgtLang: task.TgtLang, Step: int32(i), Temperature: s.Temperature, VP: int32(s.Fitness.VP), TV: int32(s.Fitness.TV),
-			Best: i == best, PassRate: s.PassRate, Code: s.Translation.Code})
+		x := row(i)
+		x.Temperature, x.VP, x.TV, x.Violated = s.Temperature, int32(s.Fitness.VP), int32(s.Fitness.TV), violatedNames[i]
+		x.Best, x.PassRate = i == best, s.PassRate
+		x.Status, x.Code, x.Entry, x.Error = s.Translation.Status, s.Translation.Code, s.Translation.Entry, s.Translation.Error
+		rows = append(rows, x)
+	}
+	if err != nil {
+		x := row(len(steps))
+		x.Temperature, x.VP, x.TV, x.Error = tried, -1, -1, err.Error()
+		rows = append(rows, x)
 	}
 	return rows, err
 }

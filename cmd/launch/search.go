@@ -1,0 +1,19 @@
+package main
+
+import (
+	"flag"
+
+	"transmute/pipelines"
+)
+
+// Flags of the property-guided search of --job properties (seed 001, Algorithm 1).
+var (
+	searchBudget = flag.Int("search-budget", 0, "properties: property-guided search, temperatures tried per problem, direction and openai: translator (paper: 20; 0: no search; other translators are refused)")
+	searchStart  = flag.Float64("search-start", pipelines.PaperSearchOptions.Start, "properties: the search's first temperature")
+	searchSigma  = flag.Float64("search-sigma", pipelines.PaperSearchOptions.Sigma, "properties: standard deviation of the search's Gaussian temperature mutation (the paper's variance 0.01)")
+)
+
+// searchOptions reads the search flags.
+func searchOptions() pipelines.SearchOptions {
+	return pipelines.SearchOptions{Budget: *searchBudget, Start: *searchStart, Sigma: *searchSigma}
+}
