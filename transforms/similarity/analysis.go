@@ -170,7 +170,8 @@ func appendNum(xs []float64, v float64) []float64 {
 type group struct {
 	scope, translator, src, tgt string
 	rows                        []schemas.SimilarityRow
-	intervals                   bool
+	intervals                   bool // bootstrap every correlation
+	diffs                       bool // bootstrap RUBY - BLEU and the best metric's lead
 }
 
 func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLang }
@@ -183,7 +184,7 @@ func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLan
 func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schemas.SimilarityStatRow {
 	rows := usable(all)
 	var groups []group
-	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true})
+	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true, diffs: true})
 	byDir := map[[2]string][]schemas.SimilarityRow{}
 	byTr := map[[3]string][]schemas.SimilarityRow{}
 	byModel := map[string][]schemas.SimilarityRow{}
@@ -197,9 +198,12 @@ func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schem
 		byModel[r.Translator] = append(byModel[r.Translator], r)
 	}
 	for _, d := range sortedKeys(byDir) {
-		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true})
+		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true, diffs: true})
 	}
-	groups = append(groups, group{scope: ScopeNonEmpty, src: "*", tgt: "*", rows: nonEmpty, intervals: true})
+	// The check without empty translations bootstraps only the differences: its
+	// size is all translations', and every correlation's interval would add half
+	// again to the analysis' time.
+	groups = append(groups, group{scope: ScopeNonEmpty, src: "*", tgt: "*", rows: nonEmpty, diffs: true})
 	for _, m := range sortedKeys(byModel) {
 		groups = append(groups, group{scope: ScopeModel, translator: m, src: "*", tgt: "*", rows: byModel[m]})
 	}
@@ -257,7 +261,7 @@ func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schem
 	// RUBY against BLEU, and the best metric against the runner-up, on the same
 	// resamples: the intervals of the differences.
 	for gi, g := range groups {
-		if !g.intervals {
+		if !g.diffs {
 			continue
 		}
 		out = append(out, rubyMinusBLEU(run, g, o))
@@ -578,7 +582,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			blocks = append(blocks, block{d[0] + "->" + d[1], ScopeDirection, d[0], d[1]})
 		}
 	}
-	blocks = append(blocks, block{"all directions, non-empty translations only (check)", ScopeNonEmpty, "*", "*"})
+	blocks = append(blocks, block{"all directions, non-empty translations only (check; intervals of the differences only)", ScopeNonEmpty, "*", "*"})
 	type answer struct {
 		label, best, second string
 		lead                schemas.SimilarityStatRow
@@ -588,6 +592,9 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	var answers []answer
 	for _, b := range blocks {
 		a := answer{label: b.label}
+		if b.scope == ScopeNonEmpty {
+			a.label = "all directions, non-empty only"
+		}
 		for _, r := range st {
 			if r.Scope == b.scope && r.SrcLang == b.src && r.TgtLang == b.tgt && strings.HasPrefix(r.Statistic, StatLeadPrefix) {
 				a.best, a.second, a.lead, a.hasLead = r.Metric, strings.TrimPrefix(r.Statistic, StatLeadPrefix), r, true
@@ -606,6 +613,11 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			mark := " "
 			if string(m) == a.best {
 				mark = "*"
+			}
+			if b.scope == ScopeNonEmpty {
+				fmt.Fprintf(w, "  %s%-13s rho %6.3f  tau_b %6.3f  r %6.3f  rho(pass) %6.3f  n %d\n",
+					mark, m, r.Value, kt.Value, pe.Value, ps.Value, r.N)
+				continue
 			}
 			fmt.Fprintf(w, "  %s%-13s rho %6.3f [%6.3f,%6.3f]  tau_b %6.3f [%6.3f,%6.3f]  r %6.3f [%6.3f,%6.3f]  rho(pass) %6.3f  n %d\n",
 				mark, m, r.Value, r.Lo, r.Hi, kt.Value, kt.Lo, kt.Hi, pe.Value, pe.Lo, pe.Hi, ps.Value, r.N)
@@ -631,7 +643,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			if !(a.lead.Lo > 0) {
 				verdict = "not distinguishable from " + a.second
 			}
-			fmt.Fprintf(w, "  %-52s %-13s (%s, lead %+.3f [%+.3f,%+.3f])\n", a.label, a.best, verdict, a.lead.Value, a.lead.Lo, a.lead.Hi)
+			fmt.Fprintf(w, "  %-32s %-13s (%s, lead %+.3f [%+.3f,%+.3f])\n", a.label, a.best, verdict, a.lead.Value, a.lead.Lo, a.lead.Hi)
 		}
 		fmt.Fprintln(w, "RUBY against BLEU (seed 003, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
 		for _, a := range answers {
@@ -646,7 +658,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			} else if a.rb.Hi < 0 {
 				verdict = "BLEU better"
 			}
-			fmt.Fprintf(w, "  %-52s RUBY %.3f, BLEU %.3f: %+.3f [%+.3f,%+.3f] %s\n", a.label, ru.Value, bl.Value, a.rb.Value, a.rb.Lo, a.rb.Hi, verdict)
+			fmt.Fprintf(w, "  %-32s RUBY %.3f, BLEU %.3f: %+.3f [%+.3f,%+.3f] %s\n", a.label, ru.Value, bl.Value, a.rb.Value, a.rb.Lo, a.rb.Hi, verdict)
 		}
 	}
 
