@@ -308,8 +308,8 @@ func rubyMinusBLEU(run string, g group, o AnalysisOptions) schemas.SimilaritySta
 // chosen (TRS and GRS cover only the translations that parse or build graphs).
 func definedOnAll(m Metric) bool { return m != MetricTRS && m != MetricGRS }
 
-// leaders are the metrics defined on all translations with the highest and second highest
-// Spearman with CA in group g, from the rows computed so far.
+// leaders are the metrics defined on all translations with the highest and
+// second highest Spearman with CA in group g, from the rows computed so far.
 func leaders(st []schemas.SimilarityStatRow, g group) (best, second Metric, ok bool) {
 	v := map[Metric]float64{}
 	for _, r := range st {
@@ -332,8 +332,8 @@ func leaders(st []schemas.SimilarityStatRow, g group) (best, second Metric, ok b
 }
 
 // lead: Spearman(best, CA) - Spearman(second, CA) with a paired bootstrap interval;
-// an interval above 0 says the best metric tracks CA better than every other one
-// defined on all translations.
+// an interval above 0 says the best metric tracks CA better than the runner-up
+// (and the others trail the runner-up in point estimates).
 func lead(run string, g group, best, second Metric, o AnalysisOptions, seed uint64) schemas.SimilarityStatRow {
 	var a, b, ca []float64
 	for _, r := range g.rows {
@@ -639,7 +639,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			if !a.hasLead {
 				continue
 			}
-			verdict := "ahead of every other metric"
+			verdict := "ahead of the runner-up " + a.second
 			if !(a.lead.Lo > 0) {
 				verdict = "not distinguishable from " + a.second
 			}
