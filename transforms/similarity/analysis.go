@@ -66,6 +66,9 @@ const (
 	StatCounterexamples = "counterexamples"
 	StatOrderedPairs    = "ordered_pairs"
 	StatRubyMinusBLEU   = "ruby_minus_bleu_spearman"
+	// StatLeadPrefix + runner-up metric: Spearman(best metric, CA) minus
+	// Spearman(runner-up, CA), on a row whose Metric is the best one.
+	StatLeadPrefix = "spearman_lead_over_"
 )
 
 // Scopes.
@@ -75,6 +78,10 @@ const (
 	ScopeTranslator = "translator"
 	ScopeModel      = "model"
 	ScopeSystem     = "system"
+	// ScopeNonEmpty: every direction, translations with at least one token (a
+	// check that empty answers, trivially dissimilar and failing, do not make
+	// the correlations).
+	ScopeNonEmpty = "nonempty"
 )
 
 // AnalysisOptions: bootstrap resamples (0: no intervals) and its seed.
@@ -94,11 +101,12 @@ func target(t Target, r schemas.SimilarityRow) float64 {
 	return r.CA
 }
 
-// usable: rows that were scored and joined to an execution result.
+// usable: rows of a translation that were scored and joined to an execution
+// result; rows without a translation (StatusNoTranslation) and errors are left out.
 func usable(rows []schemas.SimilarityRow) []schemas.SimilarityRow {
 	var out []schemas.SimilarityRow
 	for _, r := range rows {
-		if r.Status != StatusError && r.Tests > 0 {
+		if r.Status == StatusOK && r.Tests > 0 {
 			out = append(out, r)
 		}
 	}
@@ -162,7 +170,8 @@ func appendNum(xs []float64, v float64) []float64 {
 type group struct {
 	scope, translator, src, tgt string
 	rows                        []schemas.SimilarityRow
-	intervals                   bool
+	intervals                   bool // bootstrap every correlation
+	diffs                       bool // bootstrap RUBY - BLEU and the best metric's lead
 }
 
 func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLang }
@@ -175,18 +184,26 @@ func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLan
 func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schemas.SimilarityStatRow {
 	rows := usable(all)
 	var groups []group
-	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true})
+	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true, diffs: true})
 	byDir := map[[2]string][]schemas.SimilarityRow{}
 	byTr := map[[3]string][]schemas.SimilarityRow{}
 	byModel := map[string][]schemas.SimilarityRow{}
+	var nonEmpty []schemas.SimilarityRow
 	for _, r := range rows {
+		if r.HypTokens > 0 {
+			nonEmpty = append(nonEmpty, r)
+		}
 		byDir[[2]string{r.SrcLang, r.TgtLang}] = append(byDir[[2]string{r.SrcLang, r.TgtLang}], r)
 		byTr[[3]string{r.Translator, r.SrcLang, r.TgtLang}] = append(byTr[[3]string{r.Translator, r.SrcLang, r.TgtLang}], r)
 		byModel[r.Translator] = append(byModel[r.Translator], r)
 	}
 	for _, d := range sortedKeys(byDir) {
-		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true})
+		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true, diffs: true})
 	}
+	// The check without empty translations bootstraps only the differences: its
+	// size is all translations', and every correlation's interval would add half
+	// again to the analysis' time.
+	groups = append(groups, group{scope: ScopeNonEmpty, src: "*", tgt: "*", rows: nonEmpty, diffs: true})
 	for _, m := range sortedKeys(byModel) {
 		groups = append(groups, group{scope: ScopeModel, translator: m, src: "*", tgt: "*", rows: byModel[m]})
 	}
@@ -241,12 +258,16 @@ func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schem
 	for _, r := range results {
 		out = append(out, r...)
 	}
-	// RUBY against BLEU on the same resamples: the interval of the difference.
-	for _, g := range groups {
-		if !g.intervals {
+	// RUBY against BLEU, and the best metric against the runner-up, on the same
+	// resamples: the intervals of the differences.
+	for gi, g := range groups {
+		if !g.diffs {
 			continue
 		}
 		out = append(out, rubyMinusBLEU(run, g, o))
+		if best, second, ok := leaders(out, g); ok {
+			out = append(out, lead(run, g, best, second, o, uint64(gi)))
+		}
 	}
 	out = append(out, counterexamples(run, rows)...)
 	out = append(out, system(run, rows)...)
@@ -276,6 +297,64 @@ func rubyMinusBLEU(run string, g group, o AnalysisOptions) schemas.SimilaritySta
 			a[i], b[i], c[i] = ru[j], bl[j], ca[j]
 		}
 		ds = appendNum(ds, stats.Spearman(a, c).R-stats.Spearman(b, c).R)
+	}
+	if len(ds) > 0 {
+		row.Lo, row.Hi = stats.Quantile(ds, 0.025), stats.Quantile(ds, 0.975)
+	}
+	return row
+}
+
+// definedOnAll: the metrics defined on every translation, among which the best is
+// chosen (TRS and GRS cover only the translations that parse or build graphs).
+func definedOnAll(m Metric) bool { return m != MetricTRS && m != MetricGRS }
+
+// leaders are the metrics defined on all translations with the highest and
+// second highest Spearman with CA in group g, from the rows computed so far.
+func leaders(st []schemas.SimilarityStatRow, g group) (best, second Metric, ok bool) {
+	v := map[Metric]float64{}
+	for _, r := range st {
+		if r.Scope == g.scope && r.Translator == g.translator && r.SrcLang == g.src && r.TgtLang == g.tgt &&
+			r.Target == string(TargetCA) && r.Statistic == StatSpearman && !math.IsNaN(r.Value) && definedOnAll(Metric(r.Metric)) {
+			v[Metric(r.Metric)] = r.Value
+		}
+	}
+	var ms []Metric
+	for _, m := range Metrics {
+		if _, ok := v[m]; ok {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) < 2 {
+		return "", "", false
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return v[ms[i]] > v[ms[j]] })
+	return ms[0], ms[1], true
+}
+
+// lead: Spearman(best, CA) - Spearman(second, CA) with a paired bootstrap interval;
+// an interval above 0 says the best metric tracks CA better than the runner-up
+// (and the others trail the runner-up in point estimates).
+func lead(run string, g group, best, second Metric, o AnalysisOptions, seed uint64) schemas.SimilarityStatRow {
+	var a, b, ca []float64
+	for _, r := range g.rows {
+		a, b, ca = append(a, best.Value(r)), append(b, second.Value(r)), append(ca, r.CA)
+	}
+	row := schemas.SimilarityStatRow{Run: run, Scope: g.scope, SrcLang: g.src, TgtLang: g.tgt, Metric: string(best),
+		Target: string(TargetCA), Statistic: StatLeadPrefix + string(second),
+		Value: stats.Spearman(a, ca).R - stats.Spearman(b, ca).R, Lo: math.NaN(), Hi: math.NaN(), N: int64(len(ca))}
+	if o.Resamples <= 0 || len(ca) < 3 {
+		return row
+	}
+	rng := rand.New(rand.NewPCG(o.Seed+seed, 0x6c656164))
+	n := len(ca)
+	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+	var ds []float64
+	for range o.Resamples {
+		for i := range n {
+			j := rng.IntN(n)
+			x[i], y[i], z[i] = a[j], b[j], ca[j]
+		}
+		ds = appendNum(ds, stats.Spearman(x, z).R-stats.Spearman(y, z).R)
 	}
 	if len(ds) > 0 {
 		row.Lo, row.Hi = stats.Quantile(ds, 0.025), stats.Quantile(ds, 0.975)
@@ -437,7 +516,20 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 		return r, ok
 	}
 	use := usable(rows)
-	fmt.Fprintf(w, "similarity: %d translations scored, %d joined to execution results\n", len(rows), len(use))
+	var none, errs, empty int
+	for _, r := range rows {
+		switch {
+		case r.Status == StatusNoTranslation:
+			none++
+		case r.Status == StatusError:
+			errs++
+		case r.HypTokens == 0:
+			empty++
+		}
+	}
+	fmt.Fprintf(w, "similarity: %d rows: %d without a translation and %d errors (both left out of the statistics), "+
+		"%d translations scored (%d of them empty: kept, they are the translators' output); %d of those joined to execution results and analysed\n",
+		len(rows), none, errs, len(rows)-none-errs, empty, len(use))
 	fmt.Fprintln(w, "\nTable II layout (seed 003): correlation of each metric with semantic correctness.")
 	fmt.Fprintln(w, "Paper: Spearman with human semantic scores (375 Java->C# methods per model).")
 	fmt.Fprintln(w, "Ours: Spearman with CA (execution, target gold as oracle), per model over its translations.")
@@ -481,42 +573,94 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i][0]+dirs[i][1] < dirs[j][0]+dirs[j][1] })
 	dirs = append(dirs, [2]string{"*", "*"})
+	type block struct{ label, scope, src, tgt string }
+	var blocks []block
 	for _, d := range dirs {
-		scope := ScopeDirection
-		label := d[0] + "->" + d[1]
 		if d[0] == "*" {
-			scope, label = ScopeAll, "all directions"
+			blocks = append(blocks, block{"all directions", ScopeAll, "*", "*"})
+		} else {
+			blocks = append(blocks, block{d[0] + "->" + d[1], ScopeDirection, d[0], d[1]})
 		}
-		best, bestV := Metric(""), math.Inf(-1)
-		for _, m := range Metrics {
-			if m == MetricGRS || m == MetricTRS {
-				continue // defined on a subset only: not comparable with the others
-			}
-			if r, ok := get(scope, "", d[0], d[1], m, TargetCA, StatSpearman); ok && r.Value > bestV {
-				best, bestV = m, r.Value
+	}
+	blocks = append(blocks, block{"all directions, non-empty translations only (check; intervals of the differences only)", ScopeNonEmpty, "*", "*"})
+	type answer struct {
+		label, best, second string
+		lead                schemas.SimilarityStatRow
+		rb                  schemas.SimilarityStatRow
+		hasLead, hasRB      bool
+	}
+	var answers []answer
+	for _, b := range blocks {
+		a := answer{label: b.label}
+		if b.scope == ScopeNonEmpty {
+			a.label = "all directions, non-empty only"
+		}
+		for _, r := range st {
+			if r.Scope == b.scope && r.SrcLang == b.src && r.TgtLang == b.tgt && strings.HasPrefix(r.Statistic, StatLeadPrefix) {
+				a.best, a.second, a.lead, a.hasLead = r.Metric, strings.TrimPrefix(r.Statistic, StatLeadPrefix), r, true
 			}
 		}
-		fmt.Fprintf(w, "%s:\n", label)
+		a.rb, a.hasRB = get(b.scope, "", b.src, b.tgt, MetricRUBY, TargetCA, StatRubyMinusBLEU)
+		fmt.Fprintf(w, "%s:\n", b.label)
 		for _, m := range Metrics {
-			r, ok := get(scope, "", d[0], d[1], m, TargetCA, StatSpearman)
+			r, ok := get(b.scope, "", b.src, b.tgt, m, TargetCA, StatSpearman)
 			if !ok {
 				continue
 			}
-			kt, _ := get(scope, "", d[0], d[1], m, TargetCA, StatKendall)
-			pe, _ := get(scope, "", d[0], d[1], m, TargetCA, StatPearson)
-			ps, _ := get(scope, "", d[0], d[1], m, TargetPass, StatSpearman)
+			kt, _ := get(b.scope, "", b.src, b.tgt, m, TargetCA, StatKendall)
+			pe, _ := get(b.scope, "", b.src, b.tgt, m, TargetCA, StatPearson)
+			ps, _ := get(b.scope, "", b.src, b.tgt, m, TargetPass, StatSpearman)
 			mark := " "
-			if m == best {
+			if string(m) == a.best {
 				mark = "*"
+			}
+			if b.scope == ScopeNonEmpty {
+				fmt.Fprintf(w, "  %s%-13s rho %6.3f  tau_b %6.3f  r %6.3f  rho(pass) %6.3f  n %d\n",
+					mark, m, r.Value, kt.Value, pe.Value, ps.Value, r.N)
+				continue
 			}
 			fmt.Fprintf(w, "  %s%-13s rho %6.3f [%6.3f,%6.3f]  tau_b %6.3f [%6.3f,%6.3f]  r %6.3f [%6.3f,%6.3f]  rho(pass) %6.3f  n %d\n",
 				mark, m, r.Value, r.Lo, r.Hi, kt.Value, kt.Lo, kt.Hi, pe.Value, pe.Lo, pe.Hi, ps.Value, r.N)
 		}
-		if r, ok := get(scope, "", d[0], d[1], MetricRUBY, TargetCA, StatRubyMinusBLEU); ok {
-			fmt.Fprintf(w, "  RUBY - BLEU (Spearman with CA): %+.3f [%+.3f,%+.3f]\n", r.Value, r.Lo, r.Hi)
+		if a.hasRB {
+			fmt.Fprintf(w, "  RUBY - BLEU (Spearman with CA): %+.3f [%+.3f,%+.3f]\n", a.rb.Value, a.rb.Lo, a.rb.Hi)
 		}
+		if a.hasLead {
+			fmt.Fprintf(w, "  best %s - runner-up %s: %+.3f [%+.3f,%+.3f]\n", a.best, a.second, a.lead.Value, a.lead.Lo, a.lead.Hi)
+		}
+		answers = append(answers, a)
 	}
 	fmt.Fprintln(w, "  (best among metrics defined on every translation; TRS and GRS cover only those that parse / build graphs)")
+	// Printed last, after the counts they summarise.
+	printAnswers := func() {
+		fmt.Fprintln(w, "\nAnswers (seed 003's question on execution; intervals are paired bootstrap 95% of Spearman differences).")
+		fmt.Fprintln(w, "Which metric tracks CA best:")
+		for _, a := range answers {
+			if !a.hasLead {
+				continue
+			}
+			verdict := "ahead of the runner-up " + a.second
+			if !(a.lead.Lo > 0) {
+				verdict = "not distinguishable from " + a.second
+			}
+			fmt.Fprintf(w, "  %-32s %-13s (%s, lead %+.3f [%+.3f,%+.3f])\n", a.label, a.best, verdict, a.lead.Value, a.lead.Lo, a.lead.Hi)
+		}
+		fmt.Fprintln(w, "RUBY against BLEU (seed 003, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
+		for _, a := range answers {
+			if !a.hasRB {
+				continue
+			}
+			ru, _ := get(a.rb.Scope, "", a.rb.SrcLang, a.rb.TgtLang, MetricRUBY, TargetCA, StatSpearman)
+			bl, _ := get(a.rb.Scope, "", a.rb.SrcLang, a.rb.TgtLang, MetricBLEU, TargetCA, StatSpearman)
+			verdict := "no clear difference"
+			if a.rb.Lo > 0 {
+				verdict = "RUBY better"
+			} else if a.rb.Hi < 0 {
+				verdict = "BLEU better"
+			}
+			fmt.Fprintf(w, "  %-32s RUBY %.3f, BLEU %.3f: %+.3f [%+.3f,%+.3f] %s\n", a.label, ru.Value, bl.Value, a.rb.Value, a.rb.Lo, a.rb.Hi, verdict)
+		}
+	}
 
 	// Levels and GRS search.
 	lv := map[string]int{}
@@ -581,6 +725,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 		}
 		fmt.Fprintln(w, s)
 	}
+	printAnswers()
 }
 
 func shortName(tr string) string {

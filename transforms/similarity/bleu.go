@@ -197,6 +197,31 @@ func (s NgramStats) Sacre(method Smoothing, value float64, effectiveOrder, zeroI
 	return brevity(s.HypLen, s.RefLen) * math.Exp(sum/float64(eff))
 }
 
+// CodeXGLUEEpsilon is the count nltk's smoothing method1 gives an order with no
+// match, as CodeBLEU's n-gram parts use it.
+const CodeXGLUEEpsilon = 0.1
+
+// CodeXGLUE scores the statistics as CodeBLEU's reference implementation scores
+// its n-gram match and weighted n-gram match (CodeXGLUE's CodeBLEU bleu.py and
+// weighted_ngram_match.py, nltk's corpus_bleu with smoothing method1): 0 when no
+// unigram matches; an order with no match gets CodeXGLUEEpsilon matches; possible
+// matches at least 1; Papineni's brevity penalty. For checking our counts against
+// the reference (tests in crossref_test.go); our CodeBLEU uses SmoothAddOne.
+func (s NgramStats) CodeXGLUE() float64 {
+	if s.Matches[0] == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range MaxOrder {
+		m, p := s.Matches[i], max(s.Possible[i], 1)
+		if m == 0 {
+			m = CodeXGLUEEpsilon
+		}
+		sum += math.Log(m / p)
+	}
+	return brevity(s.HypLen, s.RefLen) * math.Exp(sum/MaxOrder)
+}
+
 // SentenceBLEU is BLEU-4 of one translation against its reference with CodeXGLUE's
 // add-one smoothing.
 func SentenceBLEU(ref, hyp []string) float64 {

@@ -1,7 +1,6 @@
 package similarity
 
 import (
-	"math"
 	"sort"
 )
 
@@ -27,13 +26,14 @@ const (
 	keywordWeight, otherWeight                                = 1.0, 0.2
 )
 
+// keywords: CodeXGLUE's keywords/java.txt and python.txt (CodeBLEU's lists);
+// CodeBLEU has none for C++, whose list is the C++17 keywords.
 var keywords = map[string]map[string]bool{
 	"java": set("abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
 		"continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for",
 		"goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new",
 		"package", "private", "protected", "public", "return", "short", "static", "strictfp", "super",
-		"switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while",
-		"true", "false", "null", "var"),
+		"switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while"),
 	"cpp": set("alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
 		"const", "constexpr", "const_cast", "continue", "decltype", "default", "delete", "do", "double",
 		"dynamic_cast", "else", "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if",
@@ -56,10 +56,20 @@ func set(xs ...string) map[string]bool {
 	return m
 }
 
-// weightedNgram is CodeBLEU's weighted n-gram match of hyp against ref.
+// weightedNgram is CodeBLEU's weighted n-gram match of hyp against ref, scored
+// with our sentence BLEU's add-one smoothing and brevity penalty.
 func weightedNgram(lang string, refToks []string, ref, hyp Ngrams, refLen, hypLen int) float64 {
+	return weightedStats(lang, refToks, ref, hyp, refLen, hypLen).Score(SmoothAddOne)
+}
+
+// weightedStats are the statistics of CodeBLEU's weighted_ngram_match: per order,
+// the reference's n-grams (recall, not precision) with their counts clipped at the
+// translation's as matches and their counts as possible matches, unigrams weighed
+// by keywordWeight or otherWeight.
+func weightedStats(lang string, refToks []string, ref, hyp Ngrams, refLen, hypLen int) NgramStats {
+	s := NgramStats{HypLen: hypLen, RefLen: refLen}
 	if hypLen == 0 {
-		return 0
+		return s
 	}
 	kw := keywords[lang]
 	w := map[uint64]float64{}
@@ -70,20 +80,17 @@ func weightedNgram(lang string, refToks []string, ref, hyp Ngrams, refLen, hypLe
 		}
 		w[ngramHash([]uint64{hashString(t)})] = wt
 	}
-	logSum := 0.0
 	for n := range MaxOrder {
-		num, den := 1.0, 1.0 // add-one smoothing, as our BLEU
 		for g, c := range ref[n] {
 			wt := 1.0
 			if n == 0 {
 				wt = w[g]
 			}
-			den += wt * float64(c)
-			num += wt * float64(min(c, hyp[n][g]))
+			s.Possible[n] += wt * float64(c)
+			s.Matches[n] += wt * float64(min(c, hyp[n][g]))
 		}
-		logSum += math.Log(num / den)
 	}
-	return brevity(hypLen, refLen) * math.Exp(logSum/MaxOrder)
+	return s
 }
 
 // subtreeShapes hashes the shape of every subtree whose root has children: the

@@ -12,10 +12,20 @@ import (
 
 // Row statuses.
 const (
-	StatusOK            = "ok"
+	StatusOK = "ok"
+	// StatusNoTranslation: the translator has none (translation status missing or
+	// unsupported). Its metrics are 0, and the analysis leaves it out: a pair
+	// without a translation says nothing about how a metric tracks correctness.
 	StatusNoTranslation = "no_translation"
 	StatusError         = "error"
 )
+
+// hasTranslation tells a translation the translator gave, even empty or failed
+// (status ok or error: a recorded empty answer, a crash), which is scored as the
+// code it holds, from one it did not give at all.
+func hasTranslation(status string) bool {
+	return status != schemas.TranslationMissing && status != schemas.TranslationUnsupported
+}
 
 // Outcome is one translation's execution result: CA and pass against the target
 // gold, over the tests whose oracle ran.
@@ -136,14 +146,20 @@ func ScoreProblem(run string, p schemas.Problem, trs []schemas.TranslationRow, o
 		case r == nil:
 			row.Status, row.Error = StatusError, msg
 			setAll(nan)
-		case t.Status != schemas.TranslationOK:
-			// No translation is as far from the reference as code can be: every metric 0.
+		case !hasTranslation(t.Status):
+			// Defined values for the table (no code is as far from the reference as
+			// code can be); the analysis leaves these rows out.
 			row.Status, row.Error = StatusNoTranslation, "translation status "+t.Status+": "+t.Error
 			setAll(0)
 			row.RubyLevel = string(LevelTokens)
 			row.RefParses = r.Flat != nil
 			row.RefTokens = int32(len(r.Hashes))
 		default:
+			if t.Status != schemas.TranslationOK {
+				// Real translator output that failed (an empty recorded answer, a
+				// crash): scored as the code it holds, usually none.
+				row.Error = "translation status " + t.Status + ": " + t.Error + " (scored as its code)"
+			}
 			h, err := Prepare(t.TgtLang, t.Code, o)
 			if err != nil {
 				row.Status, row.Error = StatusError, err.Error()

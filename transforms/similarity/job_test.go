@@ -23,10 +23,12 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 		tr("same", schemas.TranslationOK, gold),
 		tr("wrong", schemas.TranslationOK, "def f(y):\n    return y - 1"),
 		tr("none", schemas.TranslationMissing, ""),
+		{Translator: "empty", ProblemID: "P", VariantID: "orig", SrcLang: "java", TgtLang: "python",
+			Status: schemas.TranslationError, Error: "the recorded translation is empty"},
 		tr("huge", schemas.TranslationOK, strings.Repeat("#", DefaultOptions.MaxBytes+1)),
 	}
 	var results []schemas.ResultRow
-	for _, name := range []string{"same", "wrong", "none", "huge"} {
+	for _, name := range []string{"same", "wrong", "none", "empty", "huge"} {
 		for _, corpus := range []string{"transcoder", "trace"} {
 			for i := int32(0); i < 2; i++ {
 				match := name == "same" || (name == "wrong" && i == 0)
@@ -36,7 +38,7 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 		}
 	}
 	rows := ScoreAll("r", []schemas.Problem{p}, trs, results, DefaultOptions, 2)
-	if len(rows) != 4 {
+	if len(rows) != 5 {
 		t.Fatalf("%d rows", len(rows))
 	}
 	by := map[string]schemas.SimilarityRow{}
@@ -52,6 +54,11 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 	if r := by["none"]; r.Status != StatusNoTranslation || r.RUBY != 0 || r.BLEU != 0 || r.CA != 0 {
 		t.Errorf("none: %+v", r)
 	}
+	// An empty answer is the translator's real output: scored (as empty code), kept.
+	if r := by["empty"]; r.Status != StatusOK || r.RUBY != 0 || r.BLEU != 0 || r.STS != 0 || r.CodeBLEU != 0 ||
+		r.RubyLevel != string(LevelTokens) || r.HypTokens != 0 || !strings.Contains(r.Error, "scored as its code") {
+		t.Errorf("empty: %+v", r)
+	}
 	if r := by["huge"]; r.Status != StatusError || !strings.Contains(r.Error, "limit") || !math.IsNaN(r.RUBY) {
 		t.Errorf("huge: %+v", r)
 	}
@@ -60,7 +67,8 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 	for _, s := range st {
 		if s.Scope == ScopeAll && s.Metric == string(MetricRUBY) && s.Target == string(TargetCA) && s.Statistic == StatSpearman {
 			found = true
-			// Three usable rows (the huge one is an error): RUBY 1 > x > 0 and CA 1 > 0.5 > 0.
+			// Three usable rows (same, wrong, empty; none has no translation, huge is an
+			// error): RUBY 1 > x > 0 and CA 1 > 0.5 > 0.
 			if s.N != 3 || !near(s.Value, 1, 1e-12) {
 				t.Errorf("spearman %+v", s)
 			}

@@ -1,5 +1,7 @@
 package similarity
 
+import "sync"
+
 // Tree edit distance by Zhang and Shasha (1989), written here because no kept Go
 // package implements it: ordered labelled trees, unit costs for deleting and
 // inserting a node and for relabelling one (0 when the labels are equal).
@@ -10,10 +12,25 @@ type FlatTree struct {
 	Labels []uint64 // hashed label of the i-th node in postorder
 	LML    []int32  // postorder index of the leftmost leaf descendant of node i
 	Keys   []int32  // keyroots, ascending
+	// Mirror is the same tree with every node's children in reverse order (nil when
+	// not built). TED takes the right-path decomposition through it when that needs
+	// fewer cells: the distance is the same, as mirroring both trees maps every
+	// edit mapping to one of the same cost.
+	Mirror *FlatTree
 }
 
 // Len is the number of nodes.
 func (t *FlatTree) Len() int { return len(t.Labels) }
+
+// work is the number of forest-table cells Zhang-Shasha fills per cell of the
+// other tree: the sum of the keyroots' subtree sizes.
+func (t *FlatTree) work() int64 {
+	var s int64
+	for _, k := range t.Keys {
+		s += int64(k-t.LML[k]) + 1
+	}
+	return s
+}
 
 // LabelTree is a plain tree for building a FlatTree (tests and ASTs).
 type LabelTree struct {
@@ -21,8 +38,16 @@ type LabelTree struct {
 	Children []*LabelTree
 }
 
-// Flatten numbers t in postorder.
+// Flatten numbers t in postorder, and its mirror image.
 func Flatten(t *LabelTree) *FlatTree {
+	f := flatten(t, false)
+	if f.Len() > 0 {
+		f.Mirror = flatten(t, true)
+	}
+	return f
+}
+
+func flatten(t *LabelTree, mirror bool) *FlatTree {
 	f := &FlatTree{}
 	if t == nil {
 		return f
@@ -30,7 +55,11 @@ func Flatten(t *LabelTree) *FlatTree {
 	var walk func(n *LabelTree) int32
 	walk = func(n *LabelTree) int32 {
 		first := int32(-1)
-		for _, c := range n.Children {
+		for k := range n.Children {
+			c := n.Children[k]
+			if mirror {
+				c = n.Children[len(n.Children)-1-k]
+			}
 			l := walk(c)
 			if first < 0 {
 				first = l
@@ -66,51 +95,96 @@ func (f *FlatTree) keyroots() {
 	f.Keys = ks
 }
 
-// TED is the Zhang-Shasha tree edit distance between a and b.
+// tedBufs recycles TED's tables: a pair of 1,000-node trees needs 8 MB.
+var tedBufs sync.Pool
+
+// TED is the Zhang-Shasha tree edit distance between a and b. It runs on the
+// mirror images when their right-path decomposition fills fewer cells (a choice
+// RTED and APTED generalise per subtree).
 func TED(a, b *FlatTree) int {
 	n, m := a.Len(), b.Len()
 	if n == 0 || m == 0 {
 		return n + m
 	}
-	td := make([]int32, n*m)
-	fd := make([]int32, (n+1)*(m+1))
-	w := m + 1
-	for _, i := range a.Keys {
-		for _, j := range b.Keys {
-			li, lj := a.LML[i], b.LML[j]
-			// Forest distance between a[li..x] and b[lj..y], offset by one.
-			fd[0] = 0
-			for x := li; x <= i; x++ {
-				fd[int(x-li+1)*w] = fd[int(x-li)*w] + 1
-			}
-			for y := lj; y <= j; y++ {
-				fd[int(y-lj+1)] = fd[int(y-lj)] + 1
-			}
-			for x := li; x <= i; x++ {
-				xi := int(x-li+1) * w
-				xp := int(x-li) * w
+	if a.Mirror != nil && b.Mirror != nil && a.Mirror.work()*b.Mirror.work() < a.work()*b.work() {
+		a, b = a.Mirror, b.Mirror
+	}
+	need := n*m + (n+1)*(m+1) + m
+	var buf []int32
+	if p, _ := tedBufs.Get().(*[]int32); p != nil && cap(*p) >= need {
+		buf = (*p)[:need]
+	} else {
+		buf = make([]int32, need)
+	}
+	d := zhangShasha(a, b, buf)
+	tedBufs.Put(&buf)
+	return d
+}
+
+// zhangShasha fills the tree distance table td (n x m) keyroot pair by keyroot
+// pair. Every td cell it reads was written earlier in the same call, so buf need
+// not be zeroed. The loops are the textbook ones, arranged for the inner loop to
+// run over contiguous rows: b's keyroots outermost (so the offsets of b's
+// leftmost leaves are computed once per keyroot), and the forest table's stride
+// the current subtree's size rather than the whole tree's.
+func zhangShasha(a, b *FlatTree, buf []int32) int {
+	n, m := a.Len(), b.Len()
+	td := buf[:n*m]
+	fd := buf[n*m : n*m+(n+1)*(m+1)]
+	offs := buf[n*m+(n+1)*(m+1):]
+	for _, j := range b.Keys {
+		lj := b.LML[j]
+		nj := int(j-lj) + 1
+		w := nj + 1
+		// off[y-lj] = lml(y) - lj: column of the forest before y's subtree.
+		off := offs[:nj]
+		for yo := range off {
+			off[yo] = b.LML[int(lj)+yo] - lj
+		}
+		labB := b.Labels[lj : j+1]
+		row0 := fd[:w]
+		for y := range row0 {
+			row0[y] = int32(y)
+		}
+		for _, i := range a.Keys {
+			li := a.LML[i]
+			prev := row0
+			for x := int(li); x <= int(i); x++ {
+				xo := x - int(li)
+				cur := fd[(xo+1)*w : (xo+2)*w]
+				left := int32(xo + 1)
+				cur[0] = left
+				cur1, prev1 := cur[1:w], prev[1:w]
+				tdx := td[x*m+int(lj) : x*m+int(j)+1]
 				lx := a.LML[x]
-				for y := lj; y <= j; y++ {
-					yi := int(y - lj + 1)
-					del := fd[xp+yi] + 1
-					ins := fd[xi+yi-1] + 1
-					best := min(del, ins)
-					if lx == li && b.LML[y] == lj {
-						// Both prefixes are whole trees: this is a tree distance.
-						r := fd[xp+yi-1]
-						if a.Labels[x] != b.Labels[y] {
-							r++
+				if lx == li {
+					// a[li..x] is the whole subtree of x: where b[lj..y] is one too,
+					// this is a tree distance.
+					lab := a.Labels[x]
+					for yo, q := range off {
+						best := min(prev1[yo], left) + 1
+						if q == 0 {
+							r := prev[yo]
+							if lab != labB[yo] {
+								r++
+							}
+							best = min(best, r)
+							tdx[yo] = best
+						} else {
+							best = min(best, q+tdx[yo]) // forest row 0 holds q at column q
 						}
-						best = min(best, r)
-						fd[xi+yi] = best
-						td[int(x)*m+int(y)] = best
-					} else {
-						p := int(lx-li) * w
-						q := int(b.LML[y] - lj)
-						best = min(best, fd[p+q]+td[int(x)*m+int(y)])
-						fd[xi+yi] = best
+						cur1[yo] = best
+						left = best
+					}
+				} else {
+					prow := fd[int(lx-li)*w : int(lx-li+1)*w]
+					for yo, q := range off {
+						best := min(min(prev1[yo], left)+1, prow[q]+tdx[yo])
+						cur1[yo] = best
+						left = best
 					}
 				}
+				prev = cur
 			}
 		}
 	}
