@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"time"
 
 	"gocloud.dev/blob"
@@ -17,12 +18,19 @@ import (
 // effDirOrder is the direction order of seed 002's Table 15.
 var effDirOrder = [][2]string{{"cpp", "java"}, {"cpp", "python"}, {"java", "cpp"}, {"java", "python"}, {"python", "cpp"}, {"python", "java"}}
 
+// effDirName is a direction as Table 15 names it (C++->Java).
 func effDirName(src, tgt string) string {
 	short := map[string]string{"cpp": "C++", "java": "Java", "python": "Py", eff.AllLangs: "all"}
 	if src == eff.AllLangs {
 		return "all directions"
 	}
-	return short[src] + "->" + short[tgt]
+	name := func(lang string) string {
+		if s, ok := short[lang]; ok {
+			return s
+		}
+		return lang // a language outside Table 15 keeps its own name
+	}
+	return name(src) + "->" + name(tgt)
 }
 
 // PrintEfficiencySummary prints the efficiency scores of a run in the layout of
@@ -54,15 +62,19 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 			dirs = append(dirs, d)
 		}
 	}
+	// Directions outside Table 15 follow, in order (map order would differ run to run).
+	var others [][2]string
 	for d := range dirsPresent {
 		known := d[0] == eff.AllLangs
 		for _, x := range effDirOrder {
 			known = known || x == d
 		}
 		if !known {
-			dirs = append(dirs, d)
+			others = append(others, d)
 		}
 	}
+	sort.Slice(others, func(i, j int) bool { return others[i][0]+"|"+others[i][1] < others[j][0]+"|"+others[j][1] })
+	dirs = append(dirs, others...)
 	dirs = append(dirs, [2]string{eff.AllLangs, eff.AllLangs})
 	models := sortedKeys(trs)
 	val := func(ms map[string]schemas.ScoreRow, metric string, scale float64) string {
