@@ -38,9 +38,9 @@ func PrintSummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 			m[k] = v
 		}
 		switch r.Metric {
-		case "pass_rate":
+		case schemas.MetricPassRate:
 			v.pass, v.n, v.hasPass = r.Value, r.N, true
-		case "ca_overall":
+		case schemas.MetricCAOverall:
 			v.ca = r.Value
 		}
 	}

@@ -26,14 +26,14 @@ func PrintConsistencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) e
 		return err
 	}
 	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[string]schemas.ScoreRow{}
+	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
 	for _, r := range scores {
 		if r.Oracle != consistency.OracleConsistency {
 			continue
 		}
 		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
 		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
+			m[k] = map[schemas.Metric]schemas.ScoreRow{}
 		}
 		m[k][r.Metric] = r
 	}
@@ -60,17 +60,17 @@ func PrintConsistencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) e
 	for _, k := range keys {
 		s := m[k]
 		fmt.Fprintf(w, "%s %s %s->%s: %s problems, %s variant pairs (%s literal)\n", k.tr, k.corpus, k.src, k.tgt,
-			f(s["problems"].Value), f(s["pairs"].Value), f(s["pairs_literal"].Value))
-		fmt.Fprintf(w, "  inconsistent by execution: %s (%s)\n", f(s["exec_inconsistent"].Value), pct(s["exec_inconsistent_rate"].Value))
+			f(s[consistency.ScoreProblems].Value), f(s[consistency.ScorePairs].Value), f(s[consistency.ScorePairsLiteral].Value))
+		fmt.Fprintf(w, "  inconsistent by execution: %s (%s)\n", f(s[consistency.ScoreExecInconsistent].Value), pct(s[consistency.ScoreExecRate].Value))
 		fmt.Fprintf(w, "  %-6s %9s %8s %16s %9s %6s %6s %6s  %s\n", "metric", "threshold", "below 1", "inconsistent", "F1 choose",
 			"P", "R", "F1", "repair: tried, repaired, pass before->after, worse/better")
 		for _, mt := range consistency.Metrics {
-			p := string(mt)
-			fmt.Fprintf(w, "  %-6s %9s %8s %9s %6s %9s %6s %6s %6s  %s, %s (%s), %s->%s, %s/%s\n", p, f(s[p+"_threshold"].Value),
-				f(s[p+"_below_1"].Value), f(s[p+"_inconsistent"].Value), pct(s[p+"_inconsistent_rate"].Value),
-				f(s[p+"_f1_choose"].Value), f(s[p+"_precision"].Value), f(s[p+"_recall"].Value), f(s[p+"_f1"].Value),
-				f(s[p+"_repair_tried"].Value), f(s[p+"_repaired"].Value), pct(s[p+"_repaired_rate"].Value),
-				pct(s[p+"_pass_before"].Value), pct(s[p+"_pass_after"].Value), f(s[p+"_repair_worse"].Value), f(s[p+"_repair_better"].Value))
+			p := schemas.Metric(mt)
+			fmt.Fprintf(w, "  %-6s %9s %8s %9s %6s %9s %6s %6s %6s  %s, %s (%s), %s->%s, %s/%s\n", p, f(s[p+consistency.SuffixThreshold].Value),
+				f(s[p+consistency.SuffixBelowOne].Value), f(s[p+consistency.SuffixInconsistent].Value), pct(s[p+consistency.SuffixRate].Value),
+				f(s[p+consistency.SuffixChooseF1].Value), f(s[p+consistency.SuffixPrecision].Value), f(s[p+consistency.SuffixRecall].Value), f(s[p+consistency.SuffixF1].Value),
+				f(s[p+consistency.SuffixFlagged].Value), f(s[p+consistency.SuffixRepaired].Value), pct(s[p+consistency.SuffixRepairedRate].Value),
+				pct(s[p+consistency.SuffixPassBefore].Value), pct(s[p+consistency.SuffixPassAfter].Value), f(s[p+consistency.SuffixWorse].Value), f(s[p+consistency.SuffixBetter].Value))
 		}
 	}
 

@@ -42,13 +42,13 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		return err
 	}
 	type key struct{ tr, src, tgt, subset string }
-	m := map[key]map[string]schemas.ScoreRow{}
+	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
 	trs := map[string]bool{}
 	dirsPresent := map[[2]string]bool{}
 	for _, r := range rows {
 		k := key{r.Translator, r.SrcLang, r.TgtLang, r.Subset}
 		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
+			m[k] = map[schemas.Metric]schemas.ScoreRow{}
 		}
 		m[k][r.Metric] = r
 		if r.Translator != eff.AllLangs {
@@ -77,14 +77,14 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 	dirs = append(dirs, others...)
 	dirs = append(dirs, [2]string{eff.AllLangs, eff.AllLangs})
 	models := sortedKeys(trs)
-	val := func(ms map[string]schemas.ScoreRow, metric string, scale float64) string {
+	val := func(ms map[schemas.Metric]schemas.ScoreRow, metric schemas.Metric, scale float64) string {
 		r, ok := ms[metric]
 		if !ok || math.IsNaN(r.Value) {
 			return "-"
 		}
 		return fmt.Sprintf("%.1f", r.Value*scale)
 	}
-	count := func(ms map[string]schemas.ScoreRow, metric string) string {
+	count := func(ms map[schemas.Metric]schemas.ScoreRow, metric schemas.Metric) string {
 		r, ok := ms[metric]
 		if !ok {
 			return "-"
@@ -114,12 +114,13 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 				fmt.Fprintf(w, "%-28s", eff.Clip(tr, 28))
 				for i, d := range block {
 					ms := m[key{tr, d[0], d[1], subset}]
-					fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", val(ms, "pass_rate", 100), val(ms, "beyond_time", 1), val(ms, "beyond_mem", 1),
-						val(ms, "beyond_time_pass", 1), val(ms, "beyond_mem_pass", 1), count(ms, "tasks"))
-					for j, metric := range []string{"pass_rate", "beyond_time", "beyond_mem", "beyond_time_pass", "beyond_mem_pass"} {
+					fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", val(ms, schemas.MetricPassRate, 100), val(ms, schemas.MetricBeyondTime, 1), val(ms, schemas.MetricBeyondMem, 1),
+						val(ms, schemas.MetricBeyondTimePass, 1), val(ms, schemas.MetricBeyondMemPass, 1), count(ms, schemas.MetricTasks))
+					for j, metric := range []schemas.Metric{schemas.MetricPassRate, schemas.MetricBeyondTime, schemas.MetricBeyondMem,
+						schemas.MetricBeyondTimePass, schemas.MetricBeyondMemPass} {
 						if r, ok := ms[metric]; ok && !math.IsNaN(r.Value) {
 							v := r.Value
-							if metric == "pass_rate" {
+							if metric == schemas.MetricPassRate {
 								v *= 100
 							}
 							avg[i][j] += v
@@ -146,14 +147,14 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 			fmt.Fprintln(w)
 		}
 		cm := m[key{eff.AllLangs, eff.AllLangs, eff.AllLangs, subset}]
-		if _, ok := cm["corr_pearson_pass_beyond_time_pass"]; ok {
+		if _, ok := cm[schemas.MetricCorrPearsonPassBeyondTimePass]; ok {
 			fmt.Fprintf(w, "Pass vs B_T^P across models: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s; Pass vs B_M^P: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s (n = %d models)\n",
-				val(cm, "corr_pearson_pass_beyond_time_pass", 1e0), val(cm, "corr_pearson_pass_beyond_time_pass_p", 1),
-				val(cm, "corr_spearman_pass_beyond_time_pass", 1), val(cm, "corr_spearman_pass_beyond_time_pass_p", 1),
-				val(cm, "ols_r2_pass_beyond_time_pass", 1),
-				val(cm, "corr_pearson_pass_beyond_mem_pass", 1), val(cm, "corr_pearson_pass_beyond_mem_pass_p", 1),
-				val(cm, "corr_spearman_pass_beyond_mem_pass", 1), val(cm, "corr_spearman_pass_beyond_mem_pass_p", 1),
-				val(cm, "ols_r2_pass_beyond_mem_pass", 1), cm["corr_pearson_pass_beyond_time_pass"].N)
+				val(cm, schemas.MetricCorrPearsonPassBeyondTimePass, 1e0), val(cm, schemas.MetricCorrPearsonPassBeyondTimePass+schemas.SuffixP, 1),
+				val(cm, schemas.MetricCorrSpearmanPassBeyondTimePass, 1), val(cm, schemas.MetricCorrSpearmanPassBeyondTimePass+schemas.SuffixP, 1),
+				val(cm, schemas.MetricOLSR2PassBeyondTimePass, 1),
+				val(cm, schemas.MetricCorrPearsonPassBeyondMemPass, 1), val(cm, schemas.MetricCorrPearsonPassBeyondMemPass+schemas.SuffixP, 1),
+				val(cm, schemas.MetricCorrSpearmanPassBeyondMemPass, 1), val(cm, schemas.MetricCorrSpearmanPassBeyondMemPass+schemas.SuffixP, 1),
+				val(cm, schemas.MetricOLSR2PassBeyondMemPass, 1), cm[schemas.MetricCorrPearsonPassBeyondTimePass].N)
 		}
 	}
 	fmt.Fprintf(w, "\nB_T^P of all scored tasks with its 95%% bootstrap interval over tasks (%d resamples); order kept: the share of resamples that keep the models' order by B_T^P\n",
@@ -168,12 +169,12 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		for _, tr := range models {
 			ms := m[key{tr, d[0], d[1], eff.SubsetAllTasks}]
 			cell := "-"
-			if _, ok := ms["beyond_time_pass_ci_lo"]; ok {
-				cell = fmt.Sprintf("%s [%s, %s]", val(ms, "beyond_time_pass", 1), val(ms, "beyond_time_pass_ci_lo", 1), val(ms, "beyond_time_pass_ci_hi", 1))
+			if _, ok := ms[schemas.MetricBeyondTimePass+schemas.SuffixCILo]; ok {
+				cell = fmt.Sprintf("%s [%s, %s]", val(ms, schemas.MetricBeyondTimePass, 1), val(ms, schemas.MetricBeyondTimePass+schemas.SuffixCILo, 1), val(ms, schemas.MetricBeyondTimePass+schemas.SuffixCIHi, 1))
 			}
 			fmt.Fprintf(w, " | %-22s", cell)
 		}
-		fmt.Fprintf(w, " | %s%%\n", val(m[key{eff.AllLangs, d[0], d[1], eff.SubsetAllTasks}], "beyond_time_pass_order_kept", 100))
+		fmt.Fprintf(w, " | %s%%\n", val(m[key{eff.AllLangs, d[0], d[1], eff.SubsetAllTasks}], schemas.MetricBeyondTimePass+schemas.SuffixOrderKept, 100))
 	}
 	fmt.Fprintln(w, "\nPass over every task, with or without a stress suite (default tests; Table 15's Pass covers every task; % (n))")
 	fmt.Fprintf(w, "%-28s", "model")
@@ -185,23 +186,23 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		fmt.Fprintf(w, "%-28s", eff.Clip(tr, 28))
 		for _, d := range dirs {
 			ms := m[key{tr, d[0], d[1], eff.SubsetEveryTask}]
-			fmt.Fprintf(w, " | %-14s", val(ms, "pass_rate", 100)+" ("+count(ms, "tasks")+")")
+			fmt.Fprintf(w, " | %-14s", val(ms, schemas.MetricPassRate, 100)+" ("+count(ms, schemas.MetricTasks)+")")
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\nTasks and reference sets:")
 	for _, d := range dirs {
 		ms := m[key{eff.AllLangs, d[0], d[1], eff.SubsetAllTasks}]
-		if _, ok := ms["tasks"]; !ok {
+		if _, ok := ms[schemas.MetricTasks]; !ok {
 			continue
 		}
 		fmt.Fprintf(w, "  %-16s tasks %s, usable (ground truth ok) %s, selected %s, mean reference set %s programs\n",
-			effDirName(d[0], d[1]), count(ms, "tasks"), count(ms, "tasks_usable"), count(ms, "tasks_selected"), val(ms, "reference_set_mean", 1))
+			effDirName(d[0], d[1]), count(ms, schemas.MetricTasks), count(ms, schemas.MetricTasksUsable), count(ms, schemas.MetricTasksSelected), val(ms, schemas.MetricReferenceSetMean, 1))
 	}
 	fmt.Fprintln(w, "Measurement (every profiled program that ran):")
 	for _, lang := range []string{"cpp", "java", "python", eff.AllLangs} {
 		ms := m[key{eff.AllLangs, eff.AllLangs, lang, eff.SubsetAllTasks}]
-		if _, ok := ms["programs_profiled"]; !ok {
+		if _, ok := ms[schemas.MetricProgramsProfiled]; !ok {
 			continue
 		}
 		name := lang
@@ -209,7 +210,7 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 			name = "all"
 		}
 		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
-			name, count(ms, "programs_profiled"), val(ms, "median_cpu_cv", 100), val(ms, "median_overhead_share", 100), val(ms, "overhead_share_total", 100))
+			name, count(ms, schemas.MetricProgramsProfiled), val(ms, schemas.MetricMedianCPUCV, 100), val(ms, schemas.MetricMedianOverheadShare, 100), val(ms, schemas.MetricOverheadShareTotal, 100))
 	}
 	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
 	if err != nil {

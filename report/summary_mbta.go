@@ -24,14 +24,14 @@ func PrintMBTASummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 		return err
 	}
 	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[string]schemas.ScoreRow{}
+	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
 	for _, r := range rows {
 		if r.Subset != "all" {
 			continue
 		}
 		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
 		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
+			m[k] = map[schemas.Metric]schemas.ScoreRow{}
 		}
 		m[k][r.Metric] = r
 	}
@@ -42,7 +42,7 @@ func PrintMBTASummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 	sort.Slice(keys, func(i, j int) bool {
 		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
 	})
-	v := func(ms map[string]schemas.ScoreRow, name string) string {
+	v := func(ms map[schemas.Metric]schemas.ScoreRow, name schemas.Metric) string {
 		r, ok := ms[name]
 		if !ok {
 			return "-"
@@ -55,27 +55,28 @@ func PrintMBTASummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 	for _, k := range keys {
 		ms := m[k]
 		fmt.Fprintf(w, "%s %s %s->%s\n", k.tr, k.corpus, k.src, k.tgt)
-		fmt.Fprintf(w, "  mutants %s, anomalous %s, non-anomalous %s\n", v(ms, "mutants"), v(ms, "anomalous_mutants"), v(ms, "non_anomalous_mutants"))
+		fmt.Fprintf(w, "  mutants %s, anomalous %s, non-anomalous %s\n", v(ms, schemas.MetricMutants), v(ms, schemas.MetricAnomalousMutants), v(ms, schemas.MetricNonAnomalousMutants))
 		fmt.Fprintf(w, "  funnel: non-anomalous %s, translation outputs %s, compilable %s, timeouts %s, exceptions %s, non-anomalous translations %s\n",
-			v(ms, "funnel_non_anomalous_mutants"), v(ms, "funnel_translation_outputs"), v(ms, "funnel_compilable"),
-			v(ms, "funnel_timeouts"), v(ms, "funnel_exceptions"), v(ms, "funnel_non_anomalous_translations"))
+			v(ms, schemas.MetricFunnelNonAnomalousMutants), v(ms, schemas.MetricFunnelTranslationOutputs), v(ms, schemas.MetricFunnelCompilable),
+			v(ms, schemas.MetricFunnelTimeouts), v(ms, schemas.MetricFunnelExceptions), v(ms, schemas.MetricFunnelNonAnomalousTranslations))
 		fmt.Fprintf(w, "  MTS overall %s, mean %s, median %s, std %s (problems %d); CA of originals %s\n",
-			v(ms, "mts_overall"), v(ms, "mts_mean"), v(ms, "mts_median"), v(ms, "mts_std"), ms["mts_mean"].N, v(ms, "ca_overall"))
+			v(ms, schemas.MetricMTSOverall), v(ms, schemas.MetricMTSMean), v(ms, schemas.MetricMTSMedian), v(ms, schemas.MetricMTSStd), ms[schemas.MetricMTSMean].N, v(ms, schemas.MetricCAOverall))
 		var ops []string
 		for name := range ms {
-			if strings.HasPrefix(name, "mts_op_") {
-				ops = append(ops, name)
+			if op, ok := strings.CutPrefix(string(name), string(schemas.MetricMTSOpPrefix)); ok {
+				ops = append(ops, op)
 			}
 		}
 		sort.Strings(ops)
 		var parts []string
 		for _, op := range ops {
-			parts = append(parts, fmt.Sprintf("%s=%s(n=%d)", strings.TrimPrefix(op, "mts_op_"), v(ms, op), ms[op].N))
+			m := schemas.MetricMTSOp(op)
+			parts = append(parts, fmt.Sprintf("%s=%s(n=%d)", op, v(ms, m), ms[m].N))
 		}
 		fmt.Fprintf(w, "  MTS per operator: %s\n", strings.Join(parts, " "))
 		fmt.Fprintf(w, "  corr MTS-CA: spearman %s (p %s), pearson %s (p %s); mutants-MTS spearman %s (p %s); mutants-CA spearman %s (p %s)\n",
-			v(ms, "corr_spearman_mts_ca"), v(ms, "corr_spearman_mts_ca_p"), v(ms, "corr_pearson_mts_ca"), v(ms, "corr_pearson_mts_ca_p"),
-			v(ms, "corr_spearman_mutants_mts"), v(ms, "corr_spearman_mutants_mts_p"), v(ms, "corr_spearman_mutants_ca"), v(ms, "corr_spearman_mutants_ca_p"))
+			v(ms, schemas.MetricCorrSpearmanMTSCA), v(ms, schemas.MetricCorrSpearmanMTSCA+schemas.SuffixP), v(ms, schemas.MetricCorrPearsonMTSCA), v(ms, schemas.MetricCorrPearsonMTSCA+schemas.SuffixP),
+			v(ms, schemas.MetricCorrSpearmanMutantsMTS), v(ms, schemas.MetricCorrSpearmanMutantsMTS+schemas.SuffixP), v(ms, schemas.MetricCorrSpearmanMutantsCA), v(ms, schemas.MetricCorrSpearmanMutantsCA+schemas.SuffixP))
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func PrintPropertiesSummary(ctx context.Context, w io.Writer, b *blob.Bucket, cp
 		return err
 	}
 	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[string]schemas.ScoreRow{}
+	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
 	checkSec := 0.0
 	for _, r := range rows {
 		if r.Metric == schemas.MetricCheckSeconds {
@@ -36,7 +36,7 @@ func PrintPropertiesSummary(ctx context.Context, w io.Writer, b *blob.Bucket, cp
 		}
 		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
 		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
+			m[k] = map[schemas.Metric]schemas.ScoreRow{}
 		}
 		m[k][r.Metric] = r
 	}
@@ -77,8 +77,8 @@ func PrintPropertiesSummary(ctx context.Context, w io.Writer, b *blob.Bucket, cp
 					fmt.Fprintf(w, " %16s", "-")
 					continue
 				}
-				v := ms[properties.MetricPropViolations+":"+p.Name].Value
-				n := ms[properties.MetricPropInstances+":"+p.Name].Value
+				v := ms[properties.PropertyMetric(properties.MetricPropViolations, p.Name)].Value
+				n := ms[properties.PropertyMetric(properties.MetricPropInstances, p.Name)].Value
 				cell := "n/a"
 				if n > 0 {
 					cell = fmt.Sprintf("%s (%.0f/%.0f)", pct(100*v/n), v, n)

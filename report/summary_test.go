@@ -86,7 +86,7 @@ func printed(t *testing.T, b *blob.Bucket, print func(context.Context, *bytes.Bu
 	return buf.Bytes()
 }
 
-func sc(tr, corpus, src, tgt, oracle, subset, metric string, v float64, n int64) schemas.ScoreRow {
+func sc(tr, corpus, src, tgt, oracle, subset string, metric schemas.Metric, v float64, n int64) schemas.ScoreRow {
 	return schemas.ScoreRow{Run: "g", Translator: tr, Corpus: corpus, SrcLang: src, TgtLang: tgt, Oracle: oracle,
 		Subset: subset, Metric: metric, Value: v, N: n}
 }
@@ -177,11 +177,11 @@ func TestGoldenFidelity(t *testing.T) {
 
 func mbtaFixture(t *testing.T, b *blob.Bucket) {
 	var rows []schemas.ScoreRow
-	m := func(tr, metric string, v float64, n int64) {
+	m := func(tr string, metric schemas.Metric, v float64, n int64) {
 		rows = append(rows, sc(tr, "tc", "java", "python", score.OracleSource, score.SubsetAll, metric, v, n))
 	}
 	for _, x := range []struct {
-		metric string
+		metric schemas.Metric
 		v      float64
 		n      int64
 	}{{"mutants", 10, 10}, {"anomalous_mutants", 2, 10}, {"non_anomalous_mutants", 8, 10},
@@ -218,7 +218,7 @@ func efficiencyFixture(t *testing.T, b *blob.Bucket) {
 	var rows []schemas.ScoreRow
 	add := func(tr, src, tgt, subset string, metrics ...any) {
 		for i := 0; i < len(metrics); i += 2 {
-			rows = append(rows, sc(tr, "trace", src, tgt, score.OracleTargetGold, subset, metrics[i].(string),
+			rows = append(rows, sc(tr, "trace", src, tgt, score.OracleTargetGold, subset, schemas.Metric(metrics[i].(string)),
 				metrics[i+1].(float64), 4))
 		}
 	}
@@ -297,11 +297,11 @@ func TestGoldenEfficiency(t *testing.T) {
 // changed the outputs, and three execution inconsistencies.
 func consistencyFixture(t *testing.T, b *blob.Bucket) {
 	var rows []schemas.ScoreRow
-	add := func(metric string, v float64) {
+	add := func(metric schemas.Metric, v float64) {
 		rows = append(rows, sc("gpt", "tc", "java", "python", consistency.OracleConsistency, "all", metric, v, 10))
 	}
 	for _, x := range []struct {
-		m string
+		m schemas.Metric
 		v float64
 	}{{"problems", 3}, {"pairs", 10}, {"pairs_literal", 4}, {"exec_inconsistent", 2}, {"exec_inconsistent_rate", 0.2},
 		{"lcs_threshold", 0.875}, {"lcs_below_1", 6}, {"lcs_inconsistent", 3}, {"lcs_inconsistent_rate", 0.3},

@@ -97,7 +97,7 @@ type ScoreRow struct {
 	// Subset is "all" or "lang_independent" (language-dependent tests removed); in the
 	// efficiency job "all", "selected" or "every_task" (docs/SCHEMAS.md).
 	Subset string  `parquet:"subset"`
-	Metric string  `parquet:"metric"`
+	Metric Metric  `parquet:"metric"`
 	Value  float64 `parquet:"value"`
 	N      int64   `parquet:"n"`
 }

@@ -296,7 +296,7 @@ func (o *TaskOutcome) groundTruth() (schemas.ProfileRow, bool) {
 //     tasks_selected, reference_set_mean per direction.
 func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 	var rows []schemas.ScoreRow
-	emit := func(tr, src, tgt, subset, metric string, v float64, n int) {
+	emit := func(tr, src, tgt, subset string, metric schemas.Metric, v float64, n int) {
 		rows = append(rows, schemas.ScoreRow{Run: run, Translator: tr, Corpus: corpusOf(outs), SrcLang: src,
 			TgtLang: tgt, Oracle: score.OracleTargetGold, Subset: subset, Metric: metric, Value: v, N: int64(n)})
 	}
@@ -354,8 +354,8 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 				}
 			}
 			if n > 0 {
-				emit(tr, d[0], d[1], SubsetEveryTask, "tasks", float64(n), n)
-				emit(tr, d[0], d[1], SubsetEveryTask, "pass_rate", float64(passed)/float64(n), n)
+				emit(tr, d[0], d[1], SubsetEveryTask, schemas.MetricTasks, float64(n), n)
+				emit(tr, d[0], d[1], SubsetEveryTask, schemas.MetricPassRate, float64(passed)/float64(n), n)
 			}
 		}
 	}
@@ -404,24 +404,24 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 				if n == 0 {
 					continue
 				}
-				e := func(metric string, v float64, k int) { emit(tr, d[0], d[1], subset, metric, v, k) }
-				e("tasks", float64(n), n)
-				e("pass_rate", float64(passed)/float64(n), n)
-				e("correct_rate", float64(correct)/float64(n), n)
+				e := func(metric schemas.Metric, v float64, k int) { emit(tr, d[0], d[1], subset, metric, v, k) }
+				e(schemas.MetricTasks, float64(n), n)
+				e(schemas.MetricPassRate, float64(passed)/float64(n), n)
+				e(schemas.MetricCorrectRate, float64(correct)/float64(n), n)
 				bT, bTP, _ := score.BeyondScores(correctFlags, bt)
 				bM, bMP, _ := score.BeyondScores(correctFlags, bm)
-				e("beyond_time", bT, n)
-				e("beyond_mem", bM, n)
+				e(schemas.MetricBeyondTime, bT, n)
+				e(schemas.MetricBeyondMem, bM, n)
 				if correct > 0 {
-					e("beyond_time_pass", bTP, correct)
-					e("beyond_mem_pass", bMP, correct)
-					e("inefficiency_time_mean", stats.Mean(it), correct)
-					e("inefficiency_mem_mean", stats.Mean(im), correct)
-					e("inefficient_time_share", shareAbove(it, 2), correct)
-					e("inefficient_mem_share", shareAbove(im, 2), correct)
+					e(schemas.MetricBeyondTimePass, bTP, correct)
+					e(schemas.MetricBeyondMemPass, bMP, correct)
+					e(schemas.MetricInefficiencyTimeMean, stats.Mean(it), correct)
+					e(schemas.MetricInefficiencyMemMean, stats.Mean(im), correct)
+					e(schemas.MetricInefficientTimeShare, shareAbove(it, 2), correct)
+					e(schemas.MetricInefficientMemShare, shareAbove(im, 2), correct)
 				}
 				if len(cvs) > 0 {
-					e("median_cpu_cv", stats.Median(cvs), len(cvs))
+					e(schemas.MetricMedianCPUCV, stats.Median(cvs), len(cvs))
 				}
 				if d[0] == AllLangs {
 					pool[subset][tr] = pooled{float64(passed) / float64(n), bTP, bMP}
@@ -440,16 +440,19 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		}
 		if len(pass) >= 3 {
 			for _, y := range []struct {
-				name string
-				v    []float64
-			}{{"beyond_time_pass", btp}, {"beyond_mem_pass", bmp}} {
+				pearson, spearman, r2 schemas.Metric
+				v                     []float64
+			}{{schemas.MetricCorrPearsonPassBeyondTimePass, schemas.MetricCorrSpearmanPassBeyondTimePass,
+				schemas.MetricOLSR2PassBeyondTimePass, btp},
+				{schemas.MetricCorrPearsonPassBeyondMemPass, schemas.MetricCorrSpearmanPassBeyondMemPass,
+					schemas.MetricOLSR2PassBeyondMemPass, bmp}} {
 				pr, sp := stats.Pearson(pass, y.v), stats.Spearman(pass, y.v)
 				for _, m := range []struct {
-					name string
+					name schemas.Metric
 					v    float64
-				}{{"corr_pearson_pass_" + y.name, pr.R}, {"corr_pearson_pass_" + y.name + "_p", pr.P},
-					{"corr_spearman_pass_" + y.name, sp.R}, {"corr_spearman_pass_" + y.name + "_p", sp.P},
-					{"ols_r2_pass_" + y.name, stats.R2(pass, y.v)}} {
+				}{{y.pearson, pr.R}, {y.pearson + schemas.SuffixP, pr.P},
+					{y.spearman, sp.R}, {y.spearman + schemas.SuffixP, sp.P},
+					{y.r2, stats.R2(pass, y.v)}} {
 					emit(AllLangs, AllLangs, AllLangs, subset, m.name, m.v, len(pass))
 				}
 			}
@@ -480,11 +483,11 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			}
 			refSizes = append(refSizes, float64(k))
 		}
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks", float64(tasks), tasks)
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks_usable", float64(usable), tasks)
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks_selected", float64(selected), usable)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasks, float64(tasks), tasks)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksUsable, float64(usable), tasks)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksSelected, float64(selected), usable)
 		if len(refSizes) > 0 {
-			emit(AllLangs, d[0], d[1], SubsetAllTasks, "reference_set_mean", stats.Mean(refSizes), len(refSizes))
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricReferenceSetMean, stats.Mean(refSizes), len(refSizes))
 		}
 	}
 
@@ -511,14 +514,16 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			over += math.Min(p.OverheadCPUMs, p.CPUMeanMs)
 			total += p.CPUMeanMs
 		}
-		e := func(metric string, v float64, k int) { emit(AllLangs, AllLangs, lang, SubsetAllTasks, metric, v, k) }
-		e("programs_profiled", float64(len(ps)), len(ps))
-		e("median_cpu_cv", stats.Median(cvs), len(cvs))
+		e := func(metric schemas.Metric, v float64, k int) {
+			emit(AllLangs, AllLangs, lang, SubsetAllTasks, metric, v, k)
+		}
+		e(schemas.MetricProgramsProfiled, float64(len(ps)), len(ps))
+		e(schemas.MetricMedianCPUCV, stats.Median(cvs), len(cvs))
 		if len(shares) > 0 {
-			e("median_overhead_share", stats.Median(shares), len(shares))
+			e(schemas.MetricMedianOverheadShare, stats.Median(shares), len(shares))
 		}
 		if total > 0 {
-			e("overhead_share_total", over/total, len(ps))
+			e(schemas.MetricOverheadShareTotal, over/total, len(ps))
 		}
 	}
 	return rows
@@ -546,7 +551,7 @@ const (
 // beyond_time_pass_order_kept and beyond_mem_pass_order_kept: the share of
 // resamples of the tasks that keep the translators' order by B^P.
 func bootstrapRows(outs []TaskOutcome, d [2]string, subset string, translators []string,
-	inScope func(TaskOutcome, [2]string, string) bool, emit func(tr, src, tgt, subset, metric string, v float64, n int)) {
+	inScope func(TaskOutcome, [2]string, string) bool, emit func(tr, src, tgt, subset string, metric schemas.Metric, v float64, n int)) {
 	var timeTasks, memTasks [][]score.BeyondEntry
 	for _, o := range outs {
 		if !inScope(o, d, subset) {
@@ -570,19 +575,19 @@ func bootstrapRows(outs []TaskOutcome, d [2]string, subset string, translators [
 	h.Write([]byte(subset + "/" + d[0] + "/" + d[1]))
 	seed := h.Sum64()
 	for _, x := range []struct {
-		metric string
+		metric schemas.Metric
 		tasks  [][]score.BeyondEntry
-	}{{"beyond_time_pass", timeTasks}, {"beyond_mem_pass", memTasks}} {
+	}{{schemas.MetricBeyondTimePass, timeTasks}, {schemas.MetricBeyondMemPass, memTasks}} {
 		b := score.BootstrapBeyondPass(x.tasks, BootstrapResamples, bootstrapLevel, seed)
 		for j, tr := range translators {
 			if math.IsNaN(b.Estimate[j]) {
 				continue
 			}
-			emit(tr, d[0], d[1], subset, x.metric+"_ci_lo", b.Lo[j], len(x.tasks))
-			emit(tr, d[0], d[1], subset, x.metric+"_ci_hi", b.Hi[j], len(x.tasks))
+			emit(tr, d[0], d[1], subset, x.metric+schemas.SuffixCILo, b.Lo[j], len(x.tasks))
+			emit(tr, d[0], d[1], subset, x.metric+schemas.SuffixCIHi, b.Hi[j], len(x.tasks))
 		}
 		if len(translators) >= 2 && !math.IsNaN(b.OrderKept) {
-			emit(AllLangs, d[0], d[1], subset, x.metric+"_order_kept", b.OrderKept, b.Resamples)
+			emit(AllLangs, d[0], d[1], subset, x.metric+schemas.SuffixOrderKept, b.OrderKept, b.Resamples)
 		}
 	}
 }

@@ -205,7 +205,7 @@ func TestEfficiencyAggregate(t *testing.T) {
 	rows := Aggregate("r", append(outs, t3))
 	getIn := func(subset, tr, src, metric string) schemas.ScoreRow {
 		for _, r := range rows {
-			if r.Translator == tr && r.SrcLang == src && r.Subset == subset && r.Metric == metric {
+			if r.Translator == tr && r.SrcLang == src && r.Subset == subset && string(r.Metric) == metric {
 				return r
 			}
 		}

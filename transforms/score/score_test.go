@@ -65,7 +65,7 @@ func TestMTSAggregates(t *testing.T) {
 	}
 	got := map[string]schemas.ScoreRow{}
 	for _, r := range MTS("r", Key{"t", "c", "java", "python"}, rows) {
-		got[r.Metric] = r
+		got[string(r.Metric)] = r
 	}
 	check := func(m string, v float64, n int64) {
 		t.Helper()
@@ -110,7 +110,7 @@ func TestCA(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
-		got[r.Subset+"/"+r.Metric] = r.Value
+		got[r.Subset+"/"+string(r.Metric)] = r.Value
 	}
 	near := func(k string, v float64) {
 		t.Helper()
@@ -167,7 +167,7 @@ func TestCASamples(t *testing.T) {
 	got := map[string]float64{}
 	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
 		if r.Subset == SubsetAll {
-			got[r.Metric] = r.Value
+			got[string(r.Metric)] = r.Value
 		}
 	}
 	if got["pass_rate"] != 2.0/3 || got["pass_rate_any_of_n"] != 2.0/3 || got["pass_rate_all_of_n"] != 1.0/3 || got["samples"] != 2 {
@@ -195,7 +195,7 @@ func TestPassRateCppConversions(t *testing.T) {
 	got := map[string]float64{}
 	for _, s := range CA("r", k, rows) {
 		if s.Subset == SubsetAll {
-			got[s.Metric] = s.Value
+			got[string(s.Metric)] = s.Value
 		}
 	}
 	if got["pass_rate"] != 0.5 || got["pass_rate_cpp_conversions"] != 1 {
