@@ -587,7 +587,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 				if r.Status == schemas.StatusOK {
 					goldOut = outs
 				} else {
-					errRow(t.Task.TgtLang, "ground truth fails on its stress suite: "+r.Status, r.Detail)
+					errRow(t.Task.TgtLang, "ground truth fails on its stress suite: "+string(r.Status), r.Detail)
 				}
 				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
 			}

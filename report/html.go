@@ -611,9 +611,9 @@ func failuresSection(p *page, r *Run) {
 			}
 		}
 		p.f(`<details id="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
-			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(f.first.Status))
+			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(string(f.first.Status)))
 		p.f("<p>Inputs <code>%s</code>, expected <code>%s</code>, actual <code>%s</code> (program %s).</p>",
-			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(f.first.ProgramStatus))
+			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(string(f.first.ProgramStatus)))
 		p.f("<div class=plots><div><b>source (%s)</b><pre>%s</pre></div><div><b>translation</b><pre>%s</pre></div></div>",
 			f.src, esc(srcFn.Code), esc(tr.Code))
 		p.f("<b>diff: target gold → translation</b><pre>%s</pre></details>\n", Diff(gold.Code, tr.Code))

@@ -75,7 +75,7 @@ func PrintFidelitySummary(ctx context.Context, w io.Writer, b *blob.Bucket) erro
 		" language causes (signed modulo, out-of-bounds reads); (3): also the golds' own differences (C++ works on a prefix"+
 		" of the array, partial_range; one gold raises an exception of its own code, gold_exception)")
 	// Gold programs that did not run cleanly: problems lost to the harness.
-	lost := map[string]string{}
+	lost := map[string]schemas.Status{}
 	for _, e := range execs {
 		if e.Role == "gold" && e.Status != schemas.StatusOK {
 			lost[e.ProblemID+" "+e.Lang] = e.Status

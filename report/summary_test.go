@@ -145,7 +145,7 @@ func fidelityFixture(t *testing.T, b *blob.Bucket) {
 		return schemas.FidelityRow{Run: "g", ProblemID: p, TestIndex: i, LangA: a, LangB: bl, Agree: agree, Cause: cause,
 			ValueA: va, ValueB: vb, StatusA: "ok", StatusB: "ok"}
 	}
-	gold := func(p, lang, status string) schemas.ExecutionRow {
+	gold := func(p, lang string, status schemas.Status) schemas.ExecutionRow {
 		return schemas.ExecutionRow{Run: "g", ProblemID: p, ProgramID: "gold/" + lang, Role: "gold", Lang: lang, Status: status}
 	}
 	put(t, b, "fidelity", []schemas.FidelityRow{

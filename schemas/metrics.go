@@ -31,7 +31,7 @@ const (
 func MetricPassAt(k int) Metric { return Metric("pass@" + strconv.Itoa(k)) }
 
 // MetricStatus counts the tests of one execution status: "status_timeout".
-func MetricStatus(status string) Metric { return Metric("status_" + status) }
+func MetricStatus(status Status) Metric { return Metric("status_" + status) }
 
 // Metrics of the MBTA job (transforms/score.MTS, Funnel.Rows, transforms/mbta.Score).
 const (

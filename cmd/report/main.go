@@ -21,30 +21,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL")
 		os.Exit(2)
 	}
-	ctx := context.Background()
-	b, err := blobs.Open(ctx, os.Args[2])
-	if err != nil {
-		fatal(err)
-	}
-	defer b.Close()
-	switch os.Args[1] {
-	case "fidelity":
-		err = report.PrintFidelitySummary(ctx, os.Stdout, b)
-	case "scores":
-		err = report.PrintSummary(ctx, os.Stdout, b)
-	case "efficiency":
-		err = report.PrintEfficiencySummary(ctx, os.Stdout, b)
-	case "html":
-		err = htmlReport(ctx, b, os.Args[2])
-	default:
-		err = fmt.Errorf("unknown report %q", os.Args[1])
-	}
-	if err != nil {
-		fatal(err)
+	if err := run(os.Args[1], os.Args[2]); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
 	}
 }
 
-func fatal(err error) {
-	fmt.Fprintln(os.Stderr, "report:", err)
-	os.Exit(1)
+// run prints one report; it returns rather than exits so that the bucket is closed.
+func run(kind, out string) error {
+	ctx := context.Background()
+	b, err := blobs.Open(ctx, out)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	switch kind {
+	case "fidelity":
+		return report.PrintFidelitySummary(ctx, os.Stdout, b)
+	case "scores":
+		return report.PrintSummary(ctx, os.Stdout, b)
+	case "efficiency":
+		return report.PrintEfficiencySummary(ctx, os.Stdout, b)
+	case "html":
+		return htmlReport(ctx, b, out)
+	}
+	return fmt.Errorf("unknown report %q", kind)
 }

@@ -37,7 +37,7 @@ func TestEfficiencySampleTasks(t *testing.T) {
 }
 
 func TestEfficiencyDefaultPass(t *testing.T) {
-	row := func(tr, oracle, ostatus string, match bool) schemas.ResultRow {
+	row := func(tr, oracle string, ostatus schemas.Status, match bool) schemas.ResultRow {
 		return schemas.ResultRow{Translator: tr, SrcLang: "java", TgtLang: "python", Oracle: oracle, OracleStatus: ostatus, Match: match}
 	}
 	rows := []schemas.ResultRow{

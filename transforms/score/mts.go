@@ -30,26 +30,26 @@ const (
 func Judge(ret values.Type, src execute.Result, translated bool, tgt execute.Result, tol values.Tolerance) (verdict, reason string, firstDiff int32, expected, actual string) {
 	firstDiff = -1
 	if src.Status != schemas.StatusOK {
-		return Anomalous, src.Status, -1, "", ""
+		return Anomalous, string(src.Status), -1, "", ""
 	}
 	for _, t := range src.Tests {
 		if t.Status != schemas.StatusOK {
-			return Anomalous, t.Status, t.Index, "", t.Error
+			return Anomalous, string(t.Status), t.Index, "", t.Error
 		}
 	}
 	if !translated {
 		return Killed, ReasonNoTranslation, -1, "", ""
 	}
 	if tgt.Status == schemas.StatusCompileError {
-		return Killed, schemas.StatusCompileError, -1, "", tgt.Detail
+		return Killed, string(schemas.StatusCompileError), -1, "", tgt.Detail
 	}
 	for i, t := range src.Tests {
 		if i >= len(tgt.Tests) {
-			return Killed, schemas.StatusNotRun, t.Index, t.Output, ""
+			return Killed, string(schemas.StatusNotRun), t.Index, t.Output, ""
 		}
 		tt := tgt.Tests[i]
 		if tt.Status != schemas.StatusOK {
-			return Killed, tt.Status, t.Index, t.Output, tt.Error
+			return Killed, string(tt.Status), t.Index, t.Output, tt.Error
 		}
 		if !values.Equal(ret, t.Output, tt.Output, tol) {
 			return Killed, ReasonMismatch, t.Index, t.Output, tt.Output

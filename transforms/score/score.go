@@ -5,6 +5,7 @@
 package score
 
 import (
+	"slices"
 	"sort"
 
 	"transmute/schemas"
@@ -39,12 +40,12 @@ const (
 )
 
 // NoTranslation is the test status of a translation that could not be run.
-const NoTranslation = "no_translation"
+const NoTranslation = schemas.StatusNoTranslation
 
 type problemAcc struct {
 	tests, matched int
 	matchedConv    int // under the C++ scripts' conversions (MatchCppConversions)
-	programStatus  string
+	programStatus  schemas.Status
 }
 
 // CA computes the CA and pass-rate scores of one key from its result rows. The
@@ -146,7 +147,7 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		}
 		var perProblem []float64
 		tests, matched, passed, passedConv := 0, 0, 0, 0
-		statuses := map[string]int{}
+		statuses := map[schemas.Status]int{}
 		// In problem order: float sums depend on the order, and a rerun must give
 		// the same scores to the last bit.
 		for _, id := range sortedProblems(accs[g]) {
@@ -227,11 +228,11 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		if nondet[g] > 0 {
 			emit(schemas.MetricNondeterministicTests, float64(nondet[g]), nondet[g])
 		}
-		names := make([]string, 0, len(statuses))
+		names := make([]schemas.Status, 0, len(statuses))
 		for s := range statuses {
 			names = append(names, s)
 		}
-		sort.Strings(names)
+		slices.Sort(names)
 		for _, s := range names {
 			emit(schemas.MetricStatus(s), float64(statuses[s]), len(accs[g]))
 		}
