@@ -179,3 +179,10 @@ similarity-shared: build
 	else echo "reusing the evaluate output $(EVAL_OUT)"; fi
 	$(BIN) --job similarity --from $(EVAL_OUT) --out $(SIM_OUT) --run similarity-shared --bootstrap $(SIM_BOOTSTRAP) --quiet
 	@cat $(SIM_OUT)/summary.txt
+
+# Only pipelines/ and cmd/launch may link Beam: cmd/report must list no Beam
+# package, and internal/archtest checks every package (it also runs in make test).
+.PHONY: check-beam
+check-beam:
+	@n=$$($(GO) list -deps ./cmd/report | grep -c apache/beam); echo "Beam packages in cmd/report: $$n"; test "$$n" = 0
+	$(GO) test -count=1 ./internal/archtest

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"io"
-	"math"
 	"os"
 	"reflect"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -23,6 +20,7 @@ import (
 	"transmute/io/sink"
 	"transmute/io/stress"
 	"transmute/schemas"
+	"transmute/transforms/efficiency"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/profile"
@@ -52,7 +50,7 @@ type EfficiencyOptions struct {
 	// task's efficiency reference set, with the ground truth (default: all).
 	Reference []string `json:"reference"`
 	// Selection thresholds for the "selected" subset (default TRACE's).
-	Selection TaskSelection `json:"selection"`
+	Selection efficiency.TaskSelection `json:"selection"`
 	// NoiseEvery is how often each profiling core is probed for machine noise
 	// (profile.MeasureNoise, written to the noise table): before a suite, when the
 	// core's last probe is at least this old (default 20s; < 0: never).
@@ -77,8 +75,8 @@ func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
 			o.CPUs = append(o.CPUs, i)
 		}
 	}
-	if o.Selection == (TaskSelection{}) {
-		o.Selection = DefaultTaskSelection
+	if o.Selection == (efficiency.TaskSelection{}) {
+		o.Selection = efficiency.DefaultTaskSelection
 	}
 	if o.NoiseEvery == 0 {
 		o.NoiseEvery = 20 * time.Second
@@ -129,13 +127,13 @@ type EfficiencyProblem struct {
 
 // EfficiencyOutput is one task's outcome, with the error rows met on the way.
 type EfficiencyOutput struct {
-	Outcome TaskOutcome
+	Outcome efficiency.TaskOutcome
 	Errors  []schemas.ErrorRow
 }
 
 func init() {
 	for _, t := range []any{&effLoadFn{}, &effCheckFn{}, &effProfileFn{}, &effScoreFn{},
-		EfficiencyItem{}, EfficiencyProblem{}, EfficiencyOutput{}, TaskOutcome{}, StressSuite{},
+		EfficiencyItem{}, EfficiencyProblem{}, EfficiencyOutput{}, efficiency.TaskOutcome{}, StressSuite{},
 		EfficiencyTask{}, EfficiencyTranslation{}} {
 		rt := reflect.TypeOf(t)
 		if rt.Kind() == reflect.Pointer {
@@ -246,8 +244,8 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(i
 		}
 		tasks = append(tasks, t)
 	}
-	sampled := SampleTasks(tasks, f.PerDirection)
-	sampledNoSuite := SampleTasks(noSuite, f.PerDirection)
+	sampled := efficiency.SampleTasks(tasks, f.PerDirection)
+	sampledNoSuite := efficiency.SampleTasks(noSuite, f.PerDirection)
 	sampled = append(sampled, sampledNoSuite...)
 	byProblem := map[string][]schemas.Task{}
 	var order []string
@@ -341,7 +339,7 @@ func checkedProblem(item EfficiencyItem, out evaluate.Output) EfficiencyProblem 
 			ep.Golds = append(ep.Golds, f)
 		}
 	}
-	pass := DefaultPass(out.Results)
+	pass := efficiency.DefaultPass(out.Results)
 	hasSuite := map[string]bool{}
 	for _, s := range item.Suites {
 		hasSuite[s.Lang] = true
@@ -408,8 +406,8 @@ func noiseDue(core int, every time.Duration) (due, first bool) {
 func NoiseRowOf(run string, s profile.NoiseSample) schemas.NoiseRow {
 	return schemas.NoiseRow{Run: run, Core: int32(s.CPU), At: s.Start.UTC().Format(time.RFC3339Nano),
 		Chunks:      int32(len(s.Compute)),
-		ChunkMeanMs: effMs(s.Compute.Mean()), ChunkMinMs: effMs(s.Compute.Min()), ChunkMaxMs: effMs(s.Compute.Max()), CV: s.Compute.CV(),
-		CacheChunkMeanMs: effMs(s.Cache.Mean()), CacheChunkMinMs: effMs(s.Cache.Min()), CacheChunkMaxMs: effMs(s.Cache.Max()),
+		ChunkMeanMs: efficiency.Millis(s.Compute.Mean()), ChunkMinMs: efficiency.Millis(s.Compute.Min()), ChunkMaxMs: efficiency.Millis(s.Compute.Max()), CV: s.Compute.CV(),
+		CacheChunkMeanMs: efficiency.Millis(s.Cache.Mean()), CacheChunkMinMs: efficiency.Millis(s.Cache.Min()), CacheChunkMaxMs: efficiency.Millis(s.Cache.Max()),
 		CacheCV: s.Cache.CV()}
 }
 
@@ -511,7 +509,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 						noise = append(noise, NoiseRowOf(f.Run, s))
 						if first && f.Progress {
 							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (work that does not vary; a program's CV from the machine lies roughly between the two, by how much of its time waits on memory)\n",
-								core, len(s.Compute), effMs(s.Compute.Mean()), 100*s.Compute.CV(), effMs(s.Cache.Mean()), 100*s.Cache.CV())
+								core, len(s.Compute), efficiency.Millis(s.Compute.Mean()), 100*s.Compute.CV(), efficiency.Millis(s.Cache.Mean()), 100*s.Cache.CV())
 						}
 					} else if !noiseFailed[core] { // the profiles on this core will say why too
 						noiseFailed[core] = true
@@ -556,7 +554,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 	for pi, pr := range ps {
 		ret, _ := values.ParseType(pr.Returns)
 		for _, t := range pr.Tasks {
-			out := EfficiencyOutput{Outcome: TaskOutcome{Task: t.Task, Translators: t.Translators, PassDefault: t.PassDefault}}
+			out := EfficiencyOutput{Outcome: efficiency.TaskOutcome{Task: t.Task, Translators: t.Translators, PassDefault: t.PassDefault}}
 			if t.NoSuite {
 				out.Outcome.NoSuite = true
 				emit(out)
@@ -564,7 +562,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 			}
 			errRow := func(lang, reason, detail string) {
 				out.Errors = append(out.Errors, schemas.ErrorRow{Run: f.Run, Stage: "profile", Corpus: t.Task.Corpus,
-					ProblemID: t.Task.ProblemID, Lang: lang, Reason: reason, Detail: effClip(detail, 2000)})
+					ProblemID: t.Task.ProblemID, Lang: lang, Reason: reason, Detail: efficiency.Clip(detail, 2000)})
 			}
 			tests := len(suite(pr, t.Task.TgtLang))
 			row := func(role, translator string, c execute.Candidate) (schemas.ProfileRow, []string) {
@@ -573,9 +571,9 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 					errRow(t.Task.TgtLang, "profiling failed", m.err.Error())
 					return schemas.ProfileRow{Run: f.Run, Translator: translator, ProblemID: t.Task.ProblemID, Corpus: t.Task.Corpus,
 						SrcLang: t.Task.SrcLang, TgtLang: t.Task.TgtLang, Role: role, Status: schemas.StatusInfraError,
-						Detail: effClip(m.err.Error(), 2000), Tests: int32(tests), Core: int32(m.core)}, nil
+						Detail: efficiency.Clip(m.err.Error(), 2000), Tests: int32(tests), Core: int32(m.core)}, nil
 				}
-				return ProfileRowOf(f.Run, t.Task, role, translator, tests, m.core, m.rep), m.rep.Outputs
+				return efficiency.ProfileRowOf(f.Run, t.Task, role, translator, tests, m.core, m.rep), m.rep.Outputs
 			}
 			var goldOut []string
 			for _, g := range pr.Golds {
@@ -589,21 +587,21 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 				if r.Status == schemas.StatusOK {
 					goldOut = outs
 				} else {
-					errRow(t.Task.TgtLang, "ground truth fails on its stress suite: "+r.Status, r.Detail)
+					errRow(t.Task.TgtLang, "ground truth fails on its stress suite: "+string(r.Status), r.Detail)
 				}
 				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
 			}
 			for _, tr := range t.Translations {
 				r, outs := row(schemas.RoleTranslation, tr.Translator, execute.Candidate{Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
 				r.PassDefault = true
-				r.StressMatch = r.Status == schemas.StatusOK && goldOut != nil && StressMatch(ret, goldOut, outs, values.DefaultTolerance)
+				r.StressMatch = r.Status == schemas.StatusOK && goldOut != nil && efficiency.StressMatch(ret, goldOut, outs, values.DefaultTolerance)
 				if r.Status == schemas.StatusOK && goldOut != nil && !r.StressMatch {
 					r.Detail = strings.TrimSpace(r.Detail + " stress outputs differ from the ground truth's")
 				}
 				r.Correct = r.StressMatch
 				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
 			}
-			ScoreTask(&out.Outcome, inRef, f.Options.Selection)
+			efficiency.ScoreTask(&out.Outcome, inRef, f.Options.Selection)
 			emit(out)
 		}
 	}
@@ -660,21 +658,21 @@ func splitEffErrors(o EfficiencyOutput, emit func(schemas.ErrorRow)) {
 	}
 }
 
-func keyEffOutcome(o EfficiencyOutput) (string, TaskOutcome) { return "all", o.Outcome }
+func keyEffOutcome(o EfficiencyOutput) (string, efficiency.TaskOutcome) { return "all", o.Outcome }
 
-// effScoreFn aggregates every task outcome (AggregateEfficiency).
+// effScoreFn aggregates every task outcome (efficiency.Aggregate).
 type effScoreFn struct {
 	Run string
 }
 
-func (f *effScoreFn) ProcessElement(key string, outs func(*TaskOutcome) bool, emit func(schemas.ScoreRow)) {
-	var all []TaskOutcome
-	var o TaskOutcome
+func (f *effScoreFn) ProcessElement(key string, outs func(*efficiency.TaskOutcome) bool, emit func(schemas.ScoreRow)) {
+	var all []efficiency.TaskOutcome
+	var o efficiency.TaskOutcome
 	for outs(&o) {
 		all = append(all, o)
-		o = TaskOutcome{}
+		o = efficiency.TaskOutcome{}
 	}
-	for _, r := range AggregateEfficiency(f.Run, all) {
+	for _, r := range efficiency.Aggregate(f.Run, all) {
 		emit(r)
 	}
 }
@@ -690,284 +688,4 @@ func FinishEfficiency(ctx context.Context, b *blob.Bucket, m *Manifest) error {
 		}
 	}
 	return Finish(ctx, b, m, EfficiencyTables)
-}
-
-// effDirOrder is the direction order of seed 002's Table 15.
-var effDirOrder = [][2]string{{"cpp", "java"}, {"cpp", "python"}, {"java", "cpp"}, {"java", "python"}, {"python", "cpp"}, {"python", "java"}}
-
-func effDirName(src, tgt string) string {
-	short := map[string]string{"cpp": "C++", "java": "Java", "python": "Py", AllLangs: "all"}
-	if src == AllLangs {
-		return "all directions"
-	}
-	return short[src] + "->" + short[tgt]
-}
-
-// PrintEfficiencySummary prints the efficiency scores of a run in the layout of
-// seed 002's Table 15 (Pass, B_T, B_M, B_T^P, B_M^P in %, per model and direction,
-// with n the tasks scored), then the measurement figures and the correlations.
-func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
-	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
-	if err != nil {
-		return err
-	}
-	type key struct{ tr, src, tgt, subset string }
-	m := map[key]map[string]schemas.ScoreRow{}
-	trs := map[string]bool{}
-	dirsPresent := map[[2]string]bool{}
-	for _, r := range rows {
-		k := key{r.Translator, r.SrcLang, r.TgtLang, r.Subset}
-		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
-		}
-		m[k][r.Metric] = r
-		if r.Translator != AllLangs {
-			trs[r.Translator] = true
-		}
-		dirsPresent[[2]string{r.SrcLang, r.TgtLang}] = true
-	}
-	var dirs [][2]string
-	for _, d := range effDirOrder {
-		if dirsPresent[d] {
-			dirs = append(dirs, d)
-		}
-	}
-	for d := range dirsPresent {
-		known := d[0] == AllLangs
-		for _, x := range effDirOrder {
-			known = known || x == d
-		}
-		if !known {
-			dirs = append(dirs, d)
-		}
-	}
-	dirs = append(dirs, [2]string{AllLangs, AllLangs})
-	models := effSortedKeys(trs)
-	val := func(ms map[string]schemas.ScoreRow, metric string, scale float64) string {
-		r, ok := ms[metric]
-		if !ok || math.IsNaN(r.Value) {
-			return "-"
-		}
-		return fmt.Sprintf("%.1f", r.Value*scale)
-	}
-	count := func(ms map[string]schemas.ScoreRow, metric string) string {
-		r, ok := ms[metric]
-		if !ok {
-			return "-"
-		}
-		return fmt.Sprintf("%d", int64(r.Value))
-	}
-	for _, subset := range []string{SubsetAllTasks, SubsetSelected} {
-		title := "all scored tasks"
-		if subset == SubsetSelected {
-			title = "tasks passing TRACE's task selection on our reference set"
-		}
-		fmt.Fprintf(w, "\nEfficiency, %s (layout of seed 002 Table 15; %% ; n = tasks scored)\n", title)
-		for start := 0; start < len(dirs); start += 3 {
-			block := dirs[start:min(start+3, len(dirs))]
-			fmt.Fprintf(w, "%-28s", "model")
-			for _, d := range block {
-				fmt.Fprintf(w, " | %-38s", effDirName(d[0], d[1]))
-			}
-			fmt.Fprintf(w, "\n%-28s", "")
-			for range block {
-				fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", "Pass", "B_T", "B_M", "B_T^P", "B_M^P", "n")
-			}
-			fmt.Fprintln(w)
-			avg := make([][5]float64, len(block))
-			cnt := make([][5]int, len(block))
-			for _, tr := range models {
-				fmt.Fprintf(w, "%-28s", effClip(tr, 28))
-				for i, d := range block {
-					ms := m[key{tr, d[0], d[1], subset}]
-					fmt.Fprintf(w, " | %6s %6s %6s %6s %6s %4s", val(ms, "pass_rate", 100), val(ms, "beyond_time", 1), val(ms, "beyond_mem", 1),
-						val(ms, "beyond_time_pass", 1), val(ms, "beyond_mem_pass", 1), count(ms, "tasks"))
-					for j, metric := range []string{"pass_rate", "beyond_time", "beyond_mem", "beyond_time_pass", "beyond_mem_pass"} {
-						if r, ok := ms[metric]; ok && !math.IsNaN(r.Value) {
-							v := r.Value
-							if metric == "pass_rate" {
-								v *= 100
-							}
-							avg[i][j] += v
-							cnt[i][j]++
-						}
-					}
-				}
-				fmt.Fprintln(w)
-			}
-			fmt.Fprintf(w, "%-28s", "Average")
-			for i := range block {
-				for j := 0; j < 5; j++ {
-					if j == 0 {
-						fmt.Fprint(w, " |")
-					}
-					if cnt[i][j] == 0 {
-						fmt.Fprintf(w, " %6s", "-")
-					} else {
-						fmt.Fprintf(w, " %6.1f", avg[i][j]/float64(cnt[i][j]))
-					}
-				}
-				fmt.Fprintf(w, " %4s", "")
-			}
-			fmt.Fprintln(w)
-		}
-		cm := m[key{AllLangs, AllLangs, AllLangs, subset}]
-		if _, ok := cm["corr_pearson_pass_beyond_time_pass"]; ok {
-			fmt.Fprintf(w, "Pass vs B_T^P across models: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s; Pass vs B_M^P: Pearson %s (p %s), Spearman %s (p %s), OLS R^2 %s (n = %d models)\n",
-				val(cm, "corr_pearson_pass_beyond_time_pass", 1e0), val(cm, "corr_pearson_pass_beyond_time_pass_p", 1),
-				val(cm, "corr_spearman_pass_beyond_time_pass", 1), val(cm, "corr_spearman_pass_beyond_time_pass_p", 1),
-				val(cm, "ols_r2_pass_beyond_time_pass", 1),
-				val(cm, "corr_pearson_pass_beyond_mem_pass", 1), val(cm, "corr_pearson_pass_beyond_mem_pass_p", 1),
-				val(cm, "corr_spearman_pass_beyond_mem_pass", 1), val(cm, "corr_spearman_pass_beyond_mem_pass_p", 1),
-				val(cm, "ols_r2_pass_beyond_mem_pass", 1), cm["corr_pearson_pass_beyond_time_pass"].N)
-		}
-	}
-	fmt.Fprintf(w, "\nB_T^P of all scored tasks with its 95%% bootstrap interval over tasks (%d resamples); order kept: the share of resamples that keep the models' order by B_T^P\n",
-		EffBootstrapResamples)
-	fmt.Fprintf(w, "%-16s", "direction")
-	for _, tr := range models {
-		fmt.Fprintf(w, " | %-22s", effClip(tr, 22))
-	}
-	fmt.Fprintf(w, " | %s\n", "order kept")
-	for _, d := range dirs {
-		fmt.Fprintf(w, "%-16s", effDirName(d[0], d[1]))
-		for _, tr := range models {
-			ms := m[key{tr, d[0], d[1], SubsetAllTasks}]
-			cell := "-"
-			if _, ok := ms["beyond_time_pass_ci_lo"]; ok {
-				cell = fmt.Sprintf("%s [%s, %s]", val(ms, "beyond_time_pass", 1), val(ms, "beyond_time_pass_ci_lo", 1), val(ms, "beyond_time_pass_ci_hi", 1))
-			}
-			fmt.Fprintf(w, " | %-22s", cell)
-		}
-		fmt.Fprintf(w, " | %s%%\n", val(m[key{AllLangs, d[0], d[1], SubsetAllTasks}], "beyond_time_pass_order_kept", 100))
-	}
-	fmt.Fprintln(w, "\nPass over every task, with or without a stress suite (default tests; Table 15's Pass covers every task; % (n))")
-	fmt.Fprintf(w, "%-28s", "model")
-	for _, d := range dirs {
-		fmt.Fprintf(w, " | %-14s", effDirName(d[0], d[1]))
-	}
-	fmt.Fprintln(w)
-	for _, tr := range models {
-		fmt.Fprintf(w, "%-28s", effClip(tr, 28))
-		for _, d := range dirs {
-			ms := m[key{tr, d[0], d[1], SubsetEveryTask}]
-			fmt.Fprintf(w, " | %-14s", val(ms, "pass_rate", 100)+" ("+count(ms, "tasks")+")")
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w, "\nTasks and reference sets:")
-	for _, d := range dirs {
-		ms := m[key{AllLangs, d[0], d[1], SubsetAllTasks}]
-		if _, ok := ms["tasks"]; !ok {
-			continue
-		}
-		fmt.Fprintf(w, "  %-16s tasks %s, usable (ground truth ok) %s, selected %s, mean reference set %s programs\n",
-			effDirName(d[0], d[1]), count(ms, "tasks"), count(ms, "tasks_usable"), count(ms, "tasks_selected"), val(ms, "reference_set_mean", 1))
-	}
-	fmt.Fprintln(w, "Measurement (every profiled program that ran):")
-	for _, lang := range []string{"cpp", "java", "python", AllLangs} {
-		ms := m[key{AllLangs, AllLangs, lang, SubsetAllTasks}]
-		if _, ok := ms["programs_profiled"]; !ok {
-			continue
-		}
-		name := lang
-		if lang == AllLangs {
-			name = "all"
-		}
-		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
-			name, count(ms, "programs_profiled"), val(ms, "median_cpu_cv", 100), val(ms, "median_overhead_share", 100), val(ms, "overhead_share_total", 100))
-	}
-	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
-	if err != nil {
-		return err
-	}
-	if ws := CVOverTime(profiles, 5*time.Minute); len(ws) > 0 {
-		fmt.Fprint(w, "  median CV by 5-minute stretch of the run (UTC, by each program's first measured run; programs):")
-		lo, hi := -1, -1
-		for i, x := range ws {
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			fmt.Fprintf(w, "%s %s %.1f%% (%d)", sep, x.Start.Format("15:04"), 100*x.MedianCV, x.Programs)
-			if x.Programs >= 20 {
-				if lo < 0 || x.MedianCV < ws[lo].MedianCV {
-					lo = i
-				}
-				if hi < 0 || x.MedianCV > ws[hi].MedianCV {
-					hi = i
-				}
-			}
-		}
-		fmt.Fprintln(w)
-		if lo >= 0 {
-			fmt.Fprintf(w, "  over the stretches of 20 programs or more: lowest %.1f%% (%s), highest %.1f%% (%s)\n",
-				100*ws[lo].MedianCV, ws[lo].Start.Format("15:04"), 100*ws[hi].MedianCV, ws[hi].Start.Format("15:04"))
-		}
-	}
-	noise, err := sink.Read[schemas.NoiseRow](ctx, b, "noise")
-	if err != nil {
-		return err
-	}
-	if ns := SummarizeNoise(noise); len(ns) > 0 {
-		fmt.Fprintf(w, "Machine noise (noise table: probes of %d compute chunks and %d cache-walk chunks of fixed work on a profiling core, between suites; the CV that the machine alone adds to a program that computes, or that reads memory beyond its core's caches):\n",
-			noise[0].Chunks, noise[0].Chunks)
-		for _, n := range ns {
-			name := fmt.Sprintf("core %d", n.Core)
-			if n.Core < 0 {
-				name = "all"
-			}
-			fmt.Fprintf(w, "  %-7s probes %d; compute: median CV %.1f%%, median slowdown %.2fx over the fastest chunk; cache walk: median CV %.1f%%, median slowdown %.2fx\n",
-				name, n.Probes, 100*n.MedianCV, n.Slowdown, 100*n.CacheMedianCV, n.CacheSlowdown)
-		}
-	}
-	return nil
-}
-
-// PrintEfficiencyRunCPU prints how much of this process's CPU (its own and its
-// waited-for children's) went into the measured repetitions of the profiles table,
-// and how much went elsewhere (builds, the default tests, the harness-overhead
-// baselines -- one warm-up and the empty candidate's runs per suite, shared by the
-// suite's programs --, sandbox set-up, the pipeline itself). Call it at the end of
-// the run, in the launching process.
-func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket) error {
-	rows, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
-	if err != nil {
-		return err
-	}
-	measured, net := 0.0, 0.0
-	// Identical programs of a problem (two models' equal translations) are profiled
-	// once and their rows share the figures: count each measurement once. Rows of one
-	// measurement agree on every figure; two measurements never do to the bit.
-	type measurement struct {
-		problem, lang             string
-		cpu, std, wall, rss, over float64
-		reps                      int32
-	}
-	seen := map[measurement]bool{}
-	for _, r := range rows {
-		m := measurement{r.ProblemID, r.TgtLang, r.CPUMeanMs, r.CPUStdMs, r.WallMean, r.RSSMeanKB, r.OverheadCPUMs, r.Repetitions}
-		if seen[m] {
-			continue
-		}
-		seen[m] = true
-		measured += r.CPUMeanMs * float64(r.Repetitions) / 1000
-		net += r.NetCPUMs * float64(r.Repetitions) / 1000
-	}
-	profile.StopJavacServer() // its CPU counts once it has been waited for
-	var self, children syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil {
-		return err
-	}
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children); err != nil {
-		return err
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	total := tv(self.Utime) + tv(self.Stime) + tv(children.Utime) + tv(children.Stime)
-	if total <= 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "Run CPU: %.0f s in all (this process and its children); measured repetitions %.0f s (%.1f%%), of which the functions themselves (net of harness overhead) %.0f s (%.1f%%); outside the measured repetitions (builds, default tests, overhead baselines, pipeline) %.1f%%\n",
-		total, measured, 100*measured/total, net, 100*net/total, 100*(1-measured/total))
-	return nil
 }

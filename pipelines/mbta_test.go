@@ -60,7 +60,7 @@ func metricsOf(rows []schemas.ScoreRow) map[string]map[string]schemas.ScoreRow {
 		if m[k] == nil {
 			m[k] = map[string]schemas.ScoreRow{}
 		}
-		m[k][r.Metric] = r
+		m[k][string(r.Metric)] = r
 	}
 	return m
 }

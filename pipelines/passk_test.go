@@ -35,20 +35,20 @@ func TestPassAtKInScores(t *testing.T) {
 	runPipeline(t, Config{Run: "passk", Output: out, Parallelism: 2, Limit: 1,
 		Corpora:     []string{"jsonl:" + filepath.Join(root, "data/problems.jsonl")},
 		Translators: []string{spec}, Directions: "java-python"})
-	got := map[string]float64{}
+	got := map[schemas.Metric]float64{}
 	for _, s := range read[schemas.ScoreRow](t, out, "scores") {
 		if s.Translator == "sampler" && s.Oracle == score.OracleSource && s.Subset == score.SubsetAll {
 			got[s.Metric] = s.Value
 		}
 	}
-	want := map[string]float64{score.MetricPassAt(1): 0.4, score.MetricPassAt(5): 1,
-		"pass_rate_any_of_n": 1, "pass_rate_all_of_n": 0, "samples": 5}
+	want := map[schemas.Metric]float64{schemas.MetricPassAt(1): 0.4, schemas.MetricPassAt(5): 1,
+		schemas.MetricPassRateAnyOfN: 1, schemas.MetricPassRateAllOfN: 0, schemas.MetricSamples: 5}
 	for m, v := range want {
 		if g, ok := got[m]; !ok || math.Abs(g-v) > 1e-12 {
 			t.Errorf("%s = %v (present %v), want %v; scores %v", m, g, ok, v, got)
 		}
 	}
-	if _, ok := got[score.MetricPassAt(10)]; ok {
+	if _, ok := got[schemas.MetricPassAt(10)]; ok {
 		t.Error("pass@10 with 5 samples")
 	}
 }

@@ -121,14 +121,14 @@ func TestBundledCorpusEndToEnd(t *testing.T) {
 	}
 
 	results := read[schemas.ResultRow](t, out, "results")
-	status := map[string]string{}
+	status := map[string]schemas.Status{}
 	for _, r := range results {
 		if r.Oracle == "source" && r.Translator == "toy-llm" {
 			status[fmt.Sprintf("%s %s-%s %d", r.ProblemID, r.SrcLang, r.TgtLang, r.TestIndex)] = r.Status
 			status[fmt.Sprintf("%s %s-%s program", r.ProblemID, r.SrcLang, r.TgtLang)] = r.ProgramStatus
 		}
 	}
-	for k, want := range map[string]string{
+	for k, want := range map[string]schemas.Status{
 		"COUNT_SET_BITS java-python 8":              schemas.StatusTimeout,
 		"COUNT_SET_BITS java-python 0":              schemas.StatusOK,
 		"LCS_LENGTH java-cpp program":               schemas.StatusCompileError,

@@ -2,21 +2,14 @@ package pipelines
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"reflect"
-	"sort"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"gocloud.dev/blob"
 
-	"transmute/io/sink"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/metamorph"
 	"transmute/transforms/properties"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
@@ -36,10 +29,6 @@ type PropertiesOptions struct {
 	// Search is the property-guided search (pipelines/propsearch.go; Budget 0: none).
 	Search SearchOptions `json:"search"`
 }
-
-// MetricCheckSeconds is the scores row (translator "", metric) holding the time
-// the job spent in inspections and property checks.
-const MetricCheckSeconds = "check_seconds"
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*propertiesFn)(nil)).Elem())
@@ -176,7 +165,7 @@ func splitPropKeyed(o properties.Output, emit func(string, schemas.PropertyResul
 func splitPropNanos(o properties.Output) int64 { return o.CheckNanos }
 func sumInt64(a, b int64) int64                { return a + b }
 func checkSecondsRow(n int64) schemas.ScoreRow {
-	return schemas.ScoreRow{Subset: score.SubsetAll, Metric: MetricCheckSeconds, Value: float64(n) / 1e9}
+	return schemas.ScoreRow{Subset: score.SubsetAll, Metric: schemas.MetricCheckSeconds, Value: float64(n) / 1e9}
 }
 
 // propertiesScoreFn scores one (translator, corpus, direction).
@@ -198,148 +187,4 @@ func (f *propertiesScoreFn) ProcessElement(key string, rows func(*schemas.Proper
 // FinishProperties is Finish for the properties tables.
 func FinishProperties(ctx context.Context, b *blob.Bucket, m *Manifest) error {
 	return Finish(ctx, b, m, PropertiesTables)
-}
-
-// ProcessCPU is the CPU time of this process and of its waited-for children (the
-// engines' workers and compilers) so far.
-func ProcessCPU() time.Duration {
-	var self, kids syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
-	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
-	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
-}
-
-// PrintPropertiesSummary prints, per translator, corpus and direction, Table 3 (TV,
-// VP, VSP) and the Table 1 layout (percentage of violated instances per
-// transformation and inspection, with the instance counts), then per language and
-// transformation what the transformations produced, and the time spent in
-// inspections and property checks against cpu (the run's CPU, 0 to leave it out).
-func PrintPropertiesSummary(ctx context.Context, w io.Writer, b *blob.Bucket, cpu time.Duration) error {
-	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
-	if err != nil {
-		return err
-	}
-	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[string]schemas.ScoreRow{}
-	checkSec := 0.0
-	for _, r := range rows {
-		if r.Metric == MetricCheckSeconds {
-			checkSec += r.Value
-			continue
-		}
-		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
-		if m[k] == nil {
-			m[k] = map[string]schemas.ScoreRow{}
-		}
-		m[k][r.Metric] = r
-	}
-	keys := make([]key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
-	fmt.Fprintln(w, "Table 3: total violations (TV), violated properties (VP, of 38), violated syntactic properties (VSP, of 24)")
-	fmt.Fprintf(w, "  %-28s %-12s %8s %4s %4s %10s\n", "translator", "direction", "TV", "VP", "VSP", "instances")
-	for _, k := range keys {
-		ms := m[k]
-		fmt.Fprintf(w, "  %-28s %-12s %8.0f %4.0f %4.0f %10.0f\n", k.tr, k.src+"->"+k.tgt, ms[properties.MetricTV].Value,
-			ms[properties.MetricVP].Value, ms[properties.MetricVSP].Value, ms[properties.MetricInstances].Value)
-	}
-	for _, k := range keys {
-		ms := m[k]
-		fmt.Fprintf(w, "Table 1 layout: %s %s %s->%s, %% of instances violated (violations/instances)\n", k.tr, k.corpus, k.src, k.tgt)
-		fmt.Fprintf(w, "  %-2s %-5s", "k", "PT")
-		for _, in := range properties.Inspections {
-			fmt.Fprintf(w, " %16s", in)
-		}
-		fmt.Fprintln(w)
-		for _, t := range append([]metamorph.Transformation{""}, metamorph.Transformations...) {
-			ps := properties.ByTransformation(t)
-			abbrev := "-"
-			if t != "" {
-				abbrev = t.Abbrev()
-			}
-			fmt.Fprintf(w, "  %-2d %-5s", ps[0].K, abbrev)
-			byIn := map[properties.Inspection]properties.Property{}
-			for _, p := range ps {
-				byIn[p.Inspection] = p
-			}
-			for _, in := range properties.Inspections {
-				p, ok := byIn[in]
-				if !ok {
-					fmt.Fprintf(w, " %16s", "-")
-					continue
-				}
-				v := ms[properties.MetricPropViolations+":"+p.Name].Value
-				n := ms[properties.MetricPropInstances+":"+p.Name].Value
-				cell := "n/a"
-				if n > 0 {
-					cell = fmt.Sprintf("%s (%.0f/%.0f)", pct(100*v/n), v, n)
-				}
-				fmt.Fprintf(w, " %16s", cell)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	trs, err := sink.Read[schemas.TransformationRow](ctx, b, "transformations")
-	if err != nil {
-		return err
-	}
-	type tk struct{ lang, t string }
-	type tally struct {
-		problems map[string]bool
-		outcomes map[string]int
-	}
-	ts := map[tk]*tally{}
-	for _, r := range trs {
-		k := tk{r.Lang, r.Transformation}
-		if ts[k] == nil {
-			ts[k] = &tally{problems: map[string]bool{}, outcomes: map[string]int{}}
-		}
-		if r.VariantID != "" {
-			ts[k].problems[r.ProblemID] = true
-		}
-		ts[k].outcomes[r.Outcome]++
-	}
-	var tks []tk
-	for k := range ts {
-		tks = append(tks, k)
-	}
-	sort.Slice(tks, func(i, j int) bool { return tks[i].lang+tks[i].t < tks[j].lang+tks[j].t })
-	fmt.Fprintln(w, "Transformations: problems applied to, variants produced, outcomes (valid / changed_outputs / no_compile / absent / failed)")
-	for _, k := range tks {
-		t := ts[k]
-		o := t.outcomes
-		produced := o[properties.OutcomeValid] + o[properties.OutcomeChangedOutputs] + o[properties.OutcomeNoCompile]
-		kept := ""
-		if metamorph.Transformation(k.t).PreservesSemantics() || k.t == string(metamorph.Merge) {
-			checked := o[properties.OutcomeValid] + o[properties.OutcomeChangedOutputs]
-			if checked > 0 {
-				kept = fmt.Sprintf(", outputs kept %d/%d (%.2f%%)", o[properties.OutcomeValid], checked,
-					100*float64(o[properties.OutcomeValid])/float64(checked))
-			}
-		}
-		fmt.Fprintf(w, "  %-7s %-15s problems %4d, variants %4d: %d / %d / %d / %d / %d%s\n", k.lang, k.t, len(t.problems), produced,
-			o[properties.OutcomeValid], o[properties.OutcomeChangedOutputs], o[properties.OutcomeNoCompile],
-			o[properties.OutcomeAbsent], o[properties.OutcomeFailed], kept)
-	}
-	if cpu > 0 {
-		fmt.Fprintf(w, "Inspections and property checks: %.1f s of the run's %.1f s CPU (this process and its children): %.2f%%\n",
-			checkSec, cpu.Seconds(), 100*checkSec/cpu.Seconds())
-	} else {
-		fmt.Fprintf(w, "Inspections and property checks: %.1f s\n", checkSec)
-	}
-	return nil
-}
-
-// pct renders a percentage as the paper does: 0, <1, or a whole number.
-func pct(v float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case v < 1:
-		return "<1"
-	}
-	return strconv.Itoa(int(v + 0.5))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"transmute/io/blobs"
+	"transmute/report"
 	"transmute/schemas"
 )
 
@@ -234,10 +235,10 @@ func TestPropertiesJobSearch(t *testing.T) {
 	// The summary: passing programs 1 (SQUARES_LONG) -> 2 (and SCALED_SUM); mean pass
 	// rate (0.75+1+0.25)/3 -> (1+1+0.5)/3; NO_COMPILE counts as stopped, not in the means.
 	var sum bytes.Buffer
-	if err := PrintSearchSummary(ctx, &sum, b); err != nil {
+	if err := report.PrintSearchSummary(ctx, &sum, b); err != nil {
 		t.Fatal(err)
 	}
-	ss := SummarizeSearch(rows)
+	ss := report.SummarizeSearch(rows)
 	iter := float64(len(sc)+1+len(ab)) / 3
 	if len(ss) != 1 || ss[0].Searches != 4 || ss[0].PassingFirst != 1 || ss[0].PassingReturned != 2 || ss[0].Stopped != 1 ||
 		ss[0].ViolationFree != 2 || math.Abs(ss[0].MeanIterations-iter) > 1e-9 || math.Abs(ss[0].MeanPassFirst-2.0/3) > 1e-9 ||

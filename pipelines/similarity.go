@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -102,9 +101,4 @@ func FinishSimilarity(ctx context.Context, b *blob.Bucket, m *Manifest, o Simila
 		return "", err
 	}
 	return buf.String(), Finish(ctx, b, m, SimilarityTables)
-}
-
-// PrintSimilaritySummary prints the summary of a finished similarity run.
-func PrintSimilaritySummary(w io.Writer, summary string) {
-	fmt.Fprint(w, summary)
 }

@@ -54,7 +54,7 @@ func Sections(r *Run) []string {
 
 func hasCA(r *Run) bool {
 	for _, s := range r.Scores {
-		if s.Metric == "pass_rate" && len(r.Profiles) == 0 {
+		if s.Metric == schemas.MetricPassRate && len(r.Profiles) == 0 {
 			return true
 		}
 	}
@@ -172,7 +172,10 @@ func overview(p *page, r *Run) {
 	p.f("</table>")
 }
 
-type scoreKey struct{ tr, corpus, src, tgt, oracle, subset, metric string }
+type scoreKey struct {
+	tr, corpus, src, tgt, oracle, subset string
+	metric                               schemas.Metric
+}
 
 func scoreIndex(r *Run) map[scoreKey]schemas.ScoreRow {
 	m := map[scoreKey]schemas.ScoreRow{}
@@ -184,7 +187,7 @@ func scoreIndex(r *Run) map[scoreKey]schemas.ScoreRow {
 
 type cell struct{ tr, corpus, src, tgt string }
 
-func cells(r *Run, metric string) []cell {
+func cells(r *Run, metric schemas.Metric) []cell {
 	seen := map[cell]bool{}
 	var out []cell
 	for _, s := range r.Scores {
@@ -204,7 +207,7 @@ func cells(r *Run, metric string) []cell {
 func correctness(p *page, r *Run) {
 	idx := scoreIndex(r)
 	p.f("<h2>Correctness</h2><p>Pass rate and CA (ca_overall) per translator and direction, subset all, against both oracles: the source function (cross-language) and the target gold. Cells are coloured from red (0) to green (1); n is the number of problems.</p>")
-	cs := cells(r, "pass_rate")
+	cs := cells(r, schemas.MetricPassRate)
 	dirs := map[string]bool{}
 	trs := map[string]bool{}
 	for _, c := range cs {
@@ -227,15 +230,15 @@ func correctness(p *page, r *Run) {
 						c = x
 					}
 				}
-				pr, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "pass_rate"}]
+				pr, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassRate}]
 				if !ok {
 					p.f("<td></td>")
 					continue
 				}
-				ca := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "ca_overall"}]
+				ca := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricCAOverall}]
 				extra := ""
 				for _, k := range []int{1, 5, 10} {
-					if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", "pass@" + strconv.Itoa(k)}]; ok {
+					if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassAt(k)}]; ok {
 						extra += fmt.Sprintf("<br>pass@%d %s", k, num(s.Value))
 					}
 				}
@@ -251,12 +254,13 @@ func correctness(p *page, r *Run) {
 func mbtaSection(p *page, r *Run) {
 	idx := scoreIndex(r)
 	p.f("<h2>Mutation-based translation analysis</h2>")
-	cs := cells(r, "funnel_non_anomalous_mutants")
-	funnel := []string{"funnel_non_anomalous_mutants", "funnel_translation_outputs", "funnel_compilable", "funnel_timeouts",
-		"funnel_exceptions", "funnel_non_anomalous_translations"}
+	cs := cells(r, schemas.MetricFunnelNonAnomalousMutants)
+	funnel := []schemas.Metric{schemas.MetricFunnelNonAnomalousMutants, schemas.MetricFunnelTranslationOutputs,
+		schemas.MetricFunnelCompilable, schemas.MetricFunnelTimeouts, schemas.MetricFunnelExceptions,
+		schemas.MetricFunnelNonAnomalousTranslations}
 	p.f("<h3>Table 1: funnel</h3><table><tr><th>translator</th><th>direction</th>")
 	for _, f := range funnel {
-		p.f("<th>%s</th>", strings.TrimPrefix(f, "funnel_"))
+		p.f("<th>%s</th>", strings.TrimPrefix(string(f), "funnel_"))
 	}
 	p.f("<th>MTS</th><th>anomalous</th><th>ρ(MTS, CA)</th></tr>")
 	for _, c := range cs {
@@ -264,17 +268,17 @@ func mbtaSection(p *page, r *Run) {
 		for _, f := range funnel {
 			p.f("<td class=n>%s</td>", num(idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", f}].Value))
 		}
-		mts, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "mts_overall"}]
-		rho, rok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "corr_spearman_mts_ca"}]
+		mts, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", schemas.MetricMTSOverall}]
+		rho, rok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", schemas.MetricCorrSpearmanMTSCA}]
 		p.f("<td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>", orDash(mts.Value, ok),
-			num(idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "anomalous_mutants"}].Value), orDash(rho.Value, rok))
+			num(idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", schemas.MetricAnomalousMutants}].Value), orDash(rho.Value, rok))
 	}
 	p.f("</table>")
 	// Table 2: MTS per operator, per translator and direction.
 	ops := map[string]bool{}
 	for _, s := range r.Scores {
-		if strings.HasPrefix(s.Metric, "mts_op_") {
-			ops[strings.TrimPrefix(s.Metric, "mts_op_")] = true
+		if op, ok := strings.CutPrefix(string(s.Metric), string(schemas.MetricMTSOpPrefix)); ok {
+			ops[op] = true
 		}
 	}
 	ol := sortedKeys(ops)
@@ -286,7 +290,7 @@ func mbtaSection(p *page, r *Run) {
 	for _, c := range cs {
 		p.f("<tr><td>%s</td><td>%s→%s</td>", esc(c.tr), c.src, c.tgt)
 		for _, o := range ol {
-			s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", "mts_op_" + o}]
+			s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "source", "all", schemas.MetricMTSOp(o)}]
 			if !ok {
 				p.f("<td></td>")
 				continue
@@ -416,33 +420,33 @@ func sameValue(a, b string) bool {
 func efficiency(p *page, r *Run) {
 	idx := scoreIndex(r)
 	p.f("<h2>Efficiency (seed 002)</h2>")
-	cs := cells(r, "beyond_time_pass")
+	cs := cells(r, schemas.MetricBeyondTimePass)
 	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
 	var pts []Point
 	for _, c := range cs {
-		g := func(m string) (schemas.ScoreRow, bool) {
+		g := func(m schemas.Metric) (schemas.ScoreRow, bool) {
 			s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, "target_gold", "all", m}]
 			return s, ok
 		}
-		ci := func(m string) string {
+		ci := func(m schemas.Metric) string {
 			s, ok := g(m)
 			if !ok {
 				return "–"
 			}
-			lo, lok := g(m + "_ci_lo")
-			hi, hok := g(m + "_ci_hi")
+			lo, lok := g(m + schemas.SuffixCILo)
+			hi, hok := g(m + schemas.SuffixCIHi)
 			if lok && hok {
 				return fmt.Sprintf("%s [%s, %s]", num(s.Value), num(lo.Value), num(hi.Value))
 			}
 			return num(s.Value)
 		}
-		tasks, _ := g("tasks")
-		pass, pok := g("pass_rate")
-		bt, _ := g("beyond_time")
-		bm, _ := g("beyond_mem")
+		tasks, _ := g(schemas.MetricTasks)
+		pass, pok := g(schemas.MetricPassRate)
+		bt, _ := g(schemas.MetricBeyondTime)
+		bm, _ := g(schemas.MetricBeyondMem)
 		p.f("<tr><td>%s</td><td>%s→%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td>%s</td><td>%s</td></tr>",
-			esc(c.tr), c.src, c.tgt, num(tasks.Value), orDash(pass.Value, pok), num(bt.Value), num(bm.Value), ci("beyond_time_pass"), ci("beyond_mem_pass"))
-		if bp, ok := g("beyond_time_pass"); ok && pok && c.src == "*" {
+			esc(c.tr), c.src, c.tgt, num(tasks.Value), orDash(pass.Value, pok), num(bt.Value), num(bm.Value), ci(schemas.MetricBeyondTimePass), ci(schemas.MetricBeyondMemPass))
+		if bp, ok := g(schemas.MetricBeyondTimePass); ok && pok && c.src == "*" {
 			pts = append(pts, Point{X: pass.Value, Y: bp.Value, Label: c.tr})
 		}
 	}
@@ -607,9 +611,9 @@ func failuresSection(p *page, r *Run) {
 			}
 		}
 		p.f(`<details id="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
-			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(f.first.Status))
+			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(string(f.first.Status)))
 		p.f("<p>Inputs <code>%s</code>, expected <code>%s</code>, actual <code>%s</code> (program %s).</p>",
-			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(f.first.ProgramStatus))
+			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(string(f.first.ProgramStatus)))
 		p.f("<div class=plots><div><b>source (%s)</b><pre>%s</pre></div><div><b>translation</b><pre>%s</pre></div></div>",
 			f.src, esc(srcFn.Code), esc(tr.Code))
 		p.f("<b>diff: target gold → translation</b><pre>%s</pre></details>\n", Diff(gold.Code, tr.Code))

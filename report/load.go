@@ -1,7 +1,8 @@
 // Package report renders a run's tables and manifest as a self-contained HTML page
-// (plots as inline SVG, no network). It reads only what the run wrote (Parquet
-// tables and manifest.json) and imports no Beam, so cmd/report and the launcher can
-// share it.
+// (plots as inline SVG, no network) and as the text summaries of each job
+// (summary*.go), which the launcher prints after a run and cmd/report on demand. It
+// reads only what the run wrote (Parquet tables and manifest.json) and imports no
+// Beam, so cmd/report and the launcher can share it.
 package report
 
 import (

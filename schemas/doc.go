@@ -17,18 +17,26 @@ const (
 // Languages lists the languages with a harness, in a stable order.
 var Languages = []string{Java, Python, Cpp}
 
-// Execution statuses (SPEC section 4). A test and a whole run both take one.
+// Status is an execution status (SPEC section 4): a test and a whole run both take
+// one. A type rather than bare strings so that a misspelt status does not compile;
+// the Parquet values are the strings below.
+type Status string
+
+// Execution statuses.
 const (
-	StatusOK               = "ok"
-	StatusCompileError     = "compile_error"
-	StatusRuntimeError     = "runtime_error"
-	StatusTimeout          = "timeout"
-	StatusMemoryLimit      = "memory_limit"
-	StatusOutputLimit      = "output_limit"
-	StatusSandboxViolation = "sandbox_violation"
-	StatusInfraError       = "infra_error"
+	StatusOK               Status = "ok"
+	StatusCompileError     Status = "compile_error"
+	StatusRuntimeError     Status = "runtime_error"
+	StatusTimeout          Status = "timeout"
+	StatusMemoryLimit      Status = "memory_limit"
+	StatusOutputLimit      Status = "output_limit"
+	StatusSandboxViolation Status = "sandbox_violation"
+	StatusInfraError       Status = "infra_error"
 	// StatusNotRun marks a test that was never reached (the run died earlier).
-	StatusNotRun = "not_run"
+	StatusNotRun Status = "not_run"
+	// StatusNoTranslation is a result's status when the translator gave no program
+	// that could run (ResultRow.Status).
+	StatusNoTranslation Status = "no_translation"
 )
 
 // Translation statuses.

@@ -21,7 +21,7 @@ type ProfileRow struct {
 	Role       string `parquet:"role"` // ground_truth | translation
 	// Status of the profiled runs: ok, compile_error, runtime_error, timeout,
 	// memory_limit, output_limit, infra_error.
-	Status string `parquet:"status"`
+	Status Status `parquet:"status"`
 	Detail string `parquet:"detail"`
 	// PassDefault: the program passed the task's default tests (always true for
 	// a translation that was profiled; true for the ground truth by definition).

@@ -37,9 +37,9 @@ type ExecutionRow struct {
 	VariantID  string `parquet:"variant_id"`
 	Lang       string `parquet:"lang"`
 	// Status of the whole program: ok, compile_error, or the first failing test's status.
-	Status     string `parquet:"status"`
+	Status     Status `parquet:"status"`
 	TestIndex  int32  `parquet:"test_index"`
-	TestStatus string `parquet:"test_status"`
+	TestStatus Status `parquet:"test_status"`
 	Output     string `parquet:"output"` // canonical JSON value
 	Error      string `parquet:"error"`
 	CPUMicros  int64  `parquet:"cpu_us"`
@@ -67,13 +67,13 @@ type ResultRow struct {
 	Actual    string `parquet:"actual"`
 	// Status is the translation's status on this test (an execution status, or
 	// "no_translation" when the translator gave none that could run).
-	Status string `parquet:"status"`
+	Status Status `parquet:"status"`
 	// OracleStatus is the oracle's status on this test; tests whose oracle did not
 	// return a value are left out of CA and pass rate (counted as oracle_failures).
-	OracleStatus string `parquet:"oracle_status"`
+	OracleStatus Status `parquet:"oracle_status"`
 	// ProgramStatus is the whole translated program's status (ok, compile_error...),
 	// or the translation's status when there was none to run (missing, error...).
-	ProgramStatus string `parquet:"program_status"`
+	ProgramStatus Status `parquet:"program_status"`
 	Match         bool   `parquet:"match"`
 	LangDependent bool   `parquet:"lang_dependent"`
 	// Nondeterministic marks a test on which two runs of a gold disagreed (fidelity
@@ -97,7 +97,7 @@ type ScoreRow struct {
 	// Subset is "all" or "lang_independent" (language-dependent tests removed); in the
 	// efficiency job "all", "selected" or "every_task" (docs/SCHEMAS.md).
 	Subset string  `parquet:"subset"`
-	Metric string  `parquet:"metric"`
+	Metric Metric  `parquet:"metric"`
 	Value  float64 `parquet:"value"`
 	N      int64   `parquet:"n"`
 }
@@ -126,8 +126,8 @@ type FidelityRow struct {
 	Cause   string `parquet:"cause"`
 	ValueA  string `parquet:"value_a"`
 	ValueB  string `parquet:"value_b"`
-	StatusA string `parquet:"status_a"`
-	StatusB string `parquet:"status_b"`
+	StatusA Status `parquet:"status_a"`
+	StatusB Status `parquet:"status_b"`
 }
 
 // VariantRow is one mutant or metamorphic variant of a problem's function.

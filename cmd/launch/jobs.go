@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob"
 
 	"transmute/pipelines"
+	"transmute/report"
 )
 
 // jobKind names a --job.
@@ -73,7 +74,7 @@ func evaluateJob() jobDef {
 			return fmt.Sprintf("run %s: %d problems, %d translations, %d executions, %d error rows in %.0fs; tables under %s",
 				c.Run, m.Counts["problems"], m.Counts["translations"], m.Counts["executions"], m.Counts["errors"], m.Seconds, c.Output)
 		},
-		summary: pipelines.PrintSummary,
+		summary: report.PrintSummary,
 	}
 }
 
@@ -88,7 +89,7 @@ func consistencyJob() jobDef {
 				c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["consistency_results"], m.Counts["repairs"],
 				m.Counts["errors"], m.Seconds, c.Output)
 		},
-		summary: pipelines.PrintConsistencySummary,
+		summary: report.PrintConsistencySummary,
 	}
 }
 
@@ -128,8 +129,8 @@ func similarityJob() jobDef {
 				c.Run, m.Counts["similarity"], m.Counts["similarity_stats"], m.Seconds, c.Output)
 		},
 		summary: func(_ context.Context, w io.Writer, _ *blob.Bucket) error {
-			pipelines.PrintSimilaritySummary(w, summary)
-			return nil
+			_, err := fmt.Fprint(w, summary)
+			return err
 		},
 	}
 }

@@ -33,6 +33,8 @@ import (
 	"transmute/io/corpus"
 	"transmute/io/sink"
 	"transmute/pipelines"
+	"transmute/report"
+	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 
@@ -172,7 +174,7 @@ func run() error {
 				return fmt.Sprintf("run %s (mbta): %d variants, %d translations, %d mutant results, %d error rows in %.0fs; tables under %s",
 					c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["mutant_results"], m.Counts["errors"], m.Seconds, c.Output)
 			},
-			summary: pipelines.PrintMBTASummary,
+			summary: report.PrintMBTASummary,
 		},
 		jobEfficiency: {
 			tables: pipelines.EfficiencyTables,
@@ -190,10 +192,11 @@ func run() error {
 					c.Run, m.Counts["profiles"], m.Counts["scores"], m.Counts["errors"], m.Seconds, c.Output)
 			},
 			summary: func(ctx context.Context, w io.Writer, b *blob.Bucket) error {
-				if err := pipelines.PrintEfficiencySummary(ctx, w, b); err != nil {
+				if err := report.PrintEfficiencySummary(ctx, w, b); err != nil {
 					return err
 				}
-				return pipelines.PrintEfficiencyRunCPU(ctx, w, b)
+				profile.StopJavacServer() // its CPU counts once it has been waited for
+				return report.PrintEfficiencyRunCPU(ctx, w, b, processCPU())
 			},
 		},
 		jobConsistency: consistencyJob(),
@@ -213,10 +216,10 @@ func run() error {
 					c.Run, m.Counts["variants"], m.Counts["translations"], m.Counts["property_results"], m.Counts["errors"], m.Seconds, c.Output)
 			},
 			summary: func(ctx context.Context, w io.Writer, b *blob.Bucket) error {
-				if err := pipelines.PrintPropertiesSummary(ctx, w, b, pipelines.ProcessCPU()); err != nil {
+				if err := report.PrintPropertiesSummary(ctx, w, b, processCPU()); err != nil {
 					return err
 				}
-				return pipelines.PrintSearchSummary(ctx, w, b)
+				return report.PrintSearchSummary(ctx, w, b)
 			},
 		},
 	}
@@ -408,7 +411,7 @@ func run() error {
 		return nil
 	}
 	fmt.Println(jb.headline(c, m))
-	if err := pipelines.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
+	if err := report.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
 		return err
 	}
 	return jb.summary(ctx, os.Stdout, bucket)

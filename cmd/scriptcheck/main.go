@@ -124,7 +124,7 @@ func main() {
 				dirName := t.SrcLang + "-" + t.TgtLang
 				var so scriptcheck.Outcome
 				if t.Status != schemas.TranslationOK {
-					so = scriptcheck.Outcome{Status: "no_translation"}
+					so = scriptcheck.Outcome{Status: schemas.StatusNoTranslation}
 				} else if filled, err := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry); err != nil {
 					so = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: err.Error()}
 				} else if o, ok := scripts[filled]; ok {

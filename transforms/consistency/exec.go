@@ -8,7 +8,7 @@ import (
 // Outcome is how one program ended on one test: a status and, when ok, the
 // canonical output value.
 type Outcome struct {
-	Status string
+	Status schemas.Status
 	Output string
 }
 

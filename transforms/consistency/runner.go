@@ -131,7 +131,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		}
 		orig := s.results["orig"]
 		if orig.Status != schemas.StatusOK {
-			errRow(d.src, "source original failed", orig.Status+": "+clip(orig.Detail, 500))
+			errRow(d.src, "source original failed", string(orig.Status)+": "+clip(orig.Detail, 500))
 			continue
 		}
 		so := outcomes(orig, len(p.Tests))
@@ -469,9 +469,9 @@ func outcomes(r execute.Result, n int) []Outcome {
 // transOutcomes: a translation that failed to come out behaves as "no translation".
 func transOutcomes(x *transl, n int) []Outcome {
 	if x == nil || x.tr.Status != schemas.TranslationOK || x.res == nil {
-		st := "no_translation"
+		st := schemas.StatusNoTranslation
 		if x != nil && x.tr.Status != schemas.TranslationOK {
-			st = "no_translation_" + x.tr.Status
+			st += schemas.Status("_" + x.tr.Status)
 		}
 		out := make([]Outcome, n)
 		for i := range out {
@@ -487,9 +487,9 @@ func programStatus(x *transl) string {
 		return "translation_" + x.tr.Status
 	}
 	if x.res == nil {
-		return schemas.StatusNotRun
+		return string(schemas.StatusNotRun)
 	}
-	return x.res.Status
+	return string(x.res.Status)
 }
 
 func sameAll(ret values.Type, tol values.Tolerance, a, b []Outcome) bool {
@@ -562,7 +562,7 @@ func show(o Outcome) string {
 	if o.Status == schemas.StatusOK {
 		return clip(o.Output, 60)
 	}
-	return o.Status
+	return string(o.Status)
 }
 
 func joinSemi(xs []string) string {

@@ -9,30 +9,30 @@ import (
 // OracleConsistency is the ScoreRow.Oracle of this job's scores.
 const OracleConsistency = "consistency"
 
-// Score names (ScoreRow.Metric). Per-metric ones are prefixed by the metric:
+// Score names (ScoreRow.Metric). Per-metric ones are the metric and a Suffix:
 // lcs_threshold, lcs_f1...
 const (
-	ScorePairs            = "pairs"
-	ScorePairsLiteral     = "pairs_literal"
-	ScoreExecInconsistent = "exec_inconsistent"      // count; Value/N in ..._rate
-	ScoreExecRate         = "exec_inconsistent_rate" // share of pairs
-	ScoreProblems         = "problems"
+	ScorePairs            schemas.Metric = "pairs"
+	ScorePairsLiteral     schemas.Metric = "pairs_literal"
+	ScoreExecInconsistent schemas.Metric = "exec_inconsistent"      // count; Value/N in ..._rate
+	ScoreExecRate         schemas.Metric = "exec_inconsistent_rate" // share of pairs
+	ScoreProblems         schemas.Metric = "problems"
 
-	sfxThreshold    = "_threshold"    // chosen on the choose half
-	sfxInconsistent = "_inconsistent" // pairs below it (all problems)
-	sfxRate         = "_inconsistent_rate"
-	sfxBelowOne     = "_below_1"   // pairs scoring below 1
-	sfxPrecision    = "_precision" // against execution, measure half
-	sfxRecall       = "_recall"
-	sfxF1           = "_f1"
-	sfxChooseF1     = "_f1_choose"    // on the choose half
-	sfxFlagged      = "_repair_tried" // translations flagged (metric or execution)
-	sfxRepaired     = "_repaired"     // accepted repairs among them
-	sfxRepairedRate = "_repaired_rate"
-	sfxPassBefore   = "_pass_before" // mean pass rate of the flagged translations
-	sfxPassAfter    = "_pass_after"
-	sfxWorse        = "_repair_worse"  // accepted repairs with a lower pass rate
-	sfxBetter       = "_repair_better" // accepted repairs with a higher pass rate
+	SuffixThreshold    = "_threshold"    // chosen on the choose half
+	SuffixInconsistent = "_inconsistent" // pairs below it (all problems)
+	SuffixRate         = "_inconsistent_rate"
+	SuffixBelowOne     = "_below_1"   // pairs scoring below 1
+	SuffixPrecision    = "_precision" // against execution, measure half
+	SuffixRecall       = "_recall"
+	SuffixF1           = "_f1"
+	SuffixChooseF1     = "_f1_choose"    // on the choose half
+	SuffixFlagged      = "_repair_tried" // translations flagged (metric or execution)
+	SuffixRepaired     = "_repaired"     // accepted repairs among them
+	SuffixRepairedRate = "_repaired_rate"
+	SuffixPassBefore   = "_pass_before" // mean pass rate of the flagged translations
+	SuffixPassAfter    = "_pass_after"
+	SuffixWorse        = "_repair_worse"  // accepted repairs with a lower pass rate
+	SuffixBetter       = "_repair_better" // accepted repairs with a higher pass rate
 )
 
 // Key is a score key.
@@ -60,7 +60,7 @@ func scoreOf(r schemas.ConsistencyRow, m Metric) float64 {
 // half, and the repairs of the translations that metric or execution flags.
 func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.RepairRow) []schemas.ScoreRow {
 	var out []schemas.ScoreRow
-	add := func(name string, v float64, n int) {
+	add := func(name schemas.Metric, v float64, n int) {
 		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
 			TgtLang: k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
 	}
@@ -98,15 +98,15 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 		th, cc := ChooseThreshold(choose, ThresholdGrid())
 		mc := Evaluate(measure, th)
 		ac := Evaluate(all, th)
-		p := string(m)
-		add(p+sfxThreshold, th, len(choose))
-		add(p+sfxChooseF1, cc.F1(), len(choose))
-		add(p+sfxBelowOne, float64(below1), len(rows))
-		add(p+sfxInconsistent, float64(ac.TP+ac.FP), len(rows))
-		add(p+sfxRate, ratio(ac.TP+ac.FP, len(rows)), len(rows))
-		add(p+sfxPrecision, mc.Precision(), mc.TP+mc.FP)
-		add(p+sfxRecall, mc.Recall(), mc.TP+mc.FN)
-		add(p+sfxF1, mc.F1(), len(measure))
+		p := schemas.Metric(m)
+		add(p+SuffixThreshold, th, len(choose))
+		add(p+SuffixChooseF1, cc.F1(), len(choose))
+		add(p+SuffixBelowOne, float64(below1), len(rows))
+		add(p+SuffixInconsistent, float64(ac.TP+ac.FP), len(rows))
+		add(p+SuffixRate, ratio(ac.TP+ac.FP, len(rows)), len(rows))
+		add(p+SuffixPrecision, mc.Precision(), mc.TP+mc.FP)
+		add(p+SuffixRecall, mc.Recall(), mc.TP+mc.FN)
+		add(p+SuffixF1, mc.F1(), len(measure))
 
 		// Repairs ranked by m, of the translations m (at th) or execution flags.
 		flagged, repaired, worse, better := 0, 0, 0, 0
@@ -127,13 +127,13 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 				}
 			}
 		}
-		add(p+sfxFlagged, float64(flagged), flagged)
-		add(p+sfxRepaired, float64(repaired), flagged)
-		add(p+sfxRepairedRate, ratio(repaired, flagged), flagged)
-		add(p+sfxPassBefore, before/math.Max(float64(flagged), 1), flagged)
-		add(p+sfxPassAfter, after/math.Max(float64(flagged), 1), flagged)
-		add(p+sfxWorse, float64(worse), repaired)
-		add(p+sfxBetter, float64(better), repaired)
+		add(p+SuffixFlagged, float64(flagged), flagged)
+		add(p+SuffixRepaired, float64(repaired), flagged)
+		add(p+SuffixRepairedRate, ratio(repaired, flagged), flagged)
+		add(p+SuffixPassBefore, before/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixPassAfter, after/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixWorse, float64(worse), repaired)
+		add(p+SuffixBetter, float64(better), repaired)
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func TestScore(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, s := range Score("r", Key{Translator: "x"}, rows, reps) {
-		got[s.Metric] = s.Value
+		got[string(s.Metric)] = s.Value
 	}
 	want := map[string]float64{"pairs": 7, "problems": 4, "exec_inconsistent": 3, "exec_inconsistent_rate": 3.0 / 7,
 		"lcs_threshold": 0.95, "lcs_below_1": 5, "lcs_inconsistent": 3, // 0.8, 0.5, 0.9

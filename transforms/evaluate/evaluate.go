@@ -179,7 +179,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		if r.Status == schemas.StatusCompileError || r.Status == schemas.StatusInfraError {
 			// A gold that cannot run is a corpus defect (TransCoder-test has gold functions
 			// calling helpers it does not ship), not a harness disagreement.
-			errRow("fidelity", lang, "gold function does not run: "+r.Status, clip(r.Detail, 2000))
+			errRow("fidelity", lang, "gold function does not run: "+string(r.Status), clip(r.Detail, 2000))
 			continue
 		}
 		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
@@ -237,7 +237,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 				}
 				for _, x := range samples {
 					r, ran := results[x.id]
-					progStatus := x.tr.Status
+					progStatus := schemas.Status(x.tr.Status) // nothing ran: the translation's status
 					if ran {
 						progStatus = r.Status
 					}

@@ -49,12 +49,13 @@ func TestCppArgsGold(t *testing.T) {
 		Tests:     []schemas.Test{{Index: 0, Args: "[[1,2,3],3]"}, {Index: 1, Args: "[[5,-5],1]"}}}
 	tr := fixed{"int sum(vector<int>& a, int n) { return accumulate(a.begin(), a.begin() + n, 0); }"}
 	for _, c := range []struct {
-		mode, want string
+		mode string
+		want schemas.Status
 	}{{CppArgsAdapt, schemas.StatusOK}, {CppArgsGold, schemas.StatusCompileError}} {
 		ev := &Evaluator{Run: "t", Translators: []translate.Translator{tr}, Engines: map[string]execute.Engine{schemas.Cpp: eng},
 			Tolerance: values.DefaultTolerance, CppArgs: c.mode}
 		out := ev.Evaluate(context.Background(), Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, SrcLang: schemas.Cpp, TgtLang: schemas.Cpp}}})
-		status := map[string]string{}
+		status := map[string]schemas.Status{}
 		for _, x := range out.Executions {
 			status[x.ProgramID] = x.Status
 		}

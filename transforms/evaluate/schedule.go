@@ -31,7 +31,7 @@ const RerunSeed = 0x5eed
 // StatusSkipped is the status of a translation's test that was not run because no
 // oracle of the translation returned a value on it: no outcome could match there
 // (CA and pass leave such tests out as oracle failures).
-const StatusSkipped = "skipped"
+const StatusSkipped schemas.Status = "skipped"
 
 // CauseNondeterministic is the fidelity cause of a test on which two runs of the same
 // gold (the second with another seed, see RerunSeed) disagree; such fidelity rows

@@ -80,13 +80,13 @@ func TestLoopingGoldSkipsTests(t *testing.T) {
 	ev := &Evaluator{Run: "t", Translators: []translate.Translator{tr}, Engines: map[string]execute.Engine{schemas.Python: eng},
 		Tolerance: values.DefaultTolerance, Limits: sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: 2 * time.Second}}
 	out := ev.Evaluate(context.Background(), Item{Problem: p, Tasks: pyTask(p)})
-	status := map[int32]string{}
+	status := map[int32]schemas.Status{}
 	for _, x := range out.Executions {
 		if x.ProgramID == TranslationID("m", schemas.Python, schemas.Python, 0) {
 			status[x.TestIndex] = x.TestStatus
 		}
 	}
-	want := map[int32]string{0: "ok", 1: "ok", 2: "ok", 3: StatusSkipped, 4: StatusSkipped}
+	want := map[int32]schemas.Status{0: "ok", 1: "ok", 2: "ok", 3: StatusSkipped, 4: StatusSkipped}
 	for i, w := range want {
 		if status[i] != w {
 			t.Errorf("test %d: %q, want %q", i, status[i], w)

@@ -68,7 +68,7 @@ type Batch struct {
 // TestResult is the outcome of one test of one candidate.
 type TestResult struct {
 	Index  int32
-	Status string // schemas.Status*
+	Status schemas.Status
 	// Output is the canonical JSON value (transforms/values) when Status is ok.
 	Output string
 	// Error is the exception or failure, e.g. "ArithmeticException: / by zero".
@@ -83,7 +83,7 @@ type Result struct {
 	CandidateID string
 	// Status: ok when every test ran (a test may still have raised: see Tests),
 	// compile_error, or the status that stopped the candidate (timeout, memory_limit...).
-	Status string
+	Status schemas.Status
 	// Detail holds the compiler's message or the failure's reason.
 	Detail string
 	Tests  []TestResult

@@ -137,9 +137,9 @@ func (c *Collector) Feed(b []byte) {
 			tr.Status, tr.Output = schemas.StatusOK, v
 		case "exception":
 			tr.Status = schemas.StatusRuntimeError
-		case schemas.StatusTimeout, schemas.StatusMemoryLimit, schemas.StatusOutputLimit,
-			schemas.StatusSandboxViolation, schemas.StatusRuntimeError, schemas.StatusInfraError:
-			tr.Status = l.S
+		case string(schemas.StatusTimeout), string(schemas.StatusMemoryLimit), string(schemas.StatusOutputLimit),
+			string(schemas.StatusSandboxViolation), string(schemas.StatusRuntimeError), string(schemas.StatusInfraError):
+			tr.Status = schemas.Status(l.S)
 		default:
 			tr.Status, tr.Error = schemas.StatusInfraError, fmt.Sprintf("unknown status %q: %s", l.S, l.E)
 		}
@@ -153,7 +153,7 @@ func (c *Collector) Feed(b []byte) {
 // Finish gives every candidate an overall status: compile_error, ok when all tests
 // returned or raised, else the first abnormal test status (timeout, memory_limit...).
 // Candidates never reached get status; tests never reached keep not_run.
-func (c *Collector) Finish(unreached string, detail string) []Result {
+func (c *Collector) Finish(unreached schemas.Status, detail string) []Result {
 	for i := range c.Results {
 		r := &c.Results[i]
 		if r.Status == schemas.StatusCompileError {
@@ -183,7 +183,7 @@ func (c *Collector) Finish(unreached string, detail string) []Result {
 }
 
 // MarkRest sets the status of the tests of candidate i that were not run.
-func (c *Collector) MarkRest(i int, status, msg string) {
+func (c *Collector) MarkRest(i int, status schemas.Status, msg string) {
 	if i < 0 || i >= len(c.Results) {
 		return
 	}

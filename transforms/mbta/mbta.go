@@ -418,7 +418,7 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 			// The original: CA rows against the source function (sample 0).
 			if x := transOf[tkey(tr.Name(), d, "orig")]; x != nil {
 				r, ran := tgtResults[x.prog]
-				prog := x.tr.Status
+				prog := schemas.Status(x.tr.Status) // nothing ran: the translation's status
 				if ran {
 					prog = r.Status
 				}

@@ -65,22 +65,24 @@ func Score(run string, k score.Key, groups []Group) []schemas.ScoreRow {
 		ca = append(ca, float64(matched)/float64(tests))
 		n = append(n, float64(total))
 	}
-	emit := func(name string, c stats.Correlation) {
+	emit := func(name schemas.Metric, c stats.Correlation) {
 		if math.IsNaN(c.R) {
 			return
 		}
 		row := schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
 			TgtLang: k.TgtLang, Oracle: score.OracleSource, Subset: score.SubsetAll, Metric: name, Value: c.R, N: int64(c.N)}
 		out = append(out, row)
-		row.Metric, row.Value = name+"_p", c.P
+		row.Metric, row.Value = name+schemas.SuffixP, c.P
 		out = append(out, row)
 	}
 	for _, pair := range []struct {
-		name string
-		x, y []float64
-	}{{"mts_ca", mts, ca}, {"mutants_mts", n, mts}, {"mutants_ca", n, ca}} {
-		emit("corr_spearman_"+pair.name, stats.Spearman(pair.x, pair.y))
-		emit("corr_pearson_"+pair.name, stats.Pearson(pair.x, pair.y))
+		spearman, pearson schemas.Metric
+		x, y              []float64
+	}{{schemas.MetricCorrSpearmanMTSCA, schemas.MetricCorrPearsonMTSCA, mts, ca},
+		{schemas.MetricCorrSpearmanMutantsMTS, schemas.MetricCorrPearsonMutantsMTS, n, mts},
+		{schemas.MetricCorrSpearmanMutantsCA, schemas.MetricCorrPearsonMutantsCA, n, ca}} {
+		emit(pair.spearman, stats.Spearman(pair.x, pair.y))
+		emit(pair.pearson, stats.Pearson(pair.x, pair.y))
 	}
 	return out
 }

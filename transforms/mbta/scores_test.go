@@ -35,7 +35,7 @@ func metrics(rows []schemas.ScoreRow) map[string]schemas.ScoreRow {
 	m := map[string]schemas.ScoreRow{}
 	for _, r := range rows {
 		if r.Subset == score.SubsetAll {
-			m[r.Metric] = r
+			m[string(r.Metric)] = r
 		}
 	}
 	return m

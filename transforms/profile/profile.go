@@ -111,7 +111,7 @@ func (o Options) withDefaults() Options {
 type Report struct {
 	// Status: ok, compile_error, runtime_error (the process died, or a test raised),
 	// timeout, memory_limit (or output_limit, infra_error).
-	Status string
+	Status schemas.Status
 	// Detail is the compiler's message, the first failing test's error, or why the
 	// process ended.
 	Detail string
@@ -120,7 +120,7 @@ type Report struct {
 	// not reached.
 	Outputs []string
 	// TestStatus is the status of every test in the first repetition.
-	TestStatus []string
+	TestStatus []schemas.Status
 	// CPUTime (user+sys), WallTime and MaxRSSKB of each repetition (only the
 	// repetitions that ran: profiling stops at the first failed repetition).
 	// MaxRSSKB is the peak RSS of the program's own image (VmHWM, which its
@@ -152,7 +152,8 @@ type Report struct {
 type Baseline struct {
 	// Status is the empty candidate's status (ok, or why it failed: then the
 	// figures are not usable and Profile notes it in Report.Detail).
-	Status, Detail string
+	Status schemas.Status
+	Detail string
 	// CPU is the mean CPU time (user+sys) of the empty runs, RSSKB their mean peak
 	// RSS, Runs their number.
 	CPU   time.Duration
@@ -223,7 +224,7 @@ func Profile(ctx context.Context, lang string, cand execute.Candidate, params []
 // or notes in Detail why the baseline is not usable.
 func (r *Report) applyBaseline(bl Baseline) {
 	if bl.Status != schemas.StatusOK {
-		r.Detail = strings.TrimSpace(r.Detail + "; overhead run: " + bl.Status + " " + bl.Detail)
+		r.Detail = strings.TrimSpace(r.Detail + "; overhead run: " + string(bl.Status) + " " + bl.Detail)
 		return
 	}
 	r.Overhead = bl.CPU
@@ -585,13 +586,13 @@ func taskset() (string, error) {
 
 // judge reads a repetition's protocol lines: the run's status, detail, canonical
 // outputs and per-test statuses.
-func judge(s *suite, c execute.Candidate, o sandbox.Outcome, limit time.Duration) (string, string, []string, []string) {
+func judge(s *suite, c execute.Candidate, o sandbox.Outcome, limit time.Duration) (schemas.Status, string, []string, []schemas.Status) {
 	col := execute.NewCollector(execute.Batch{Params: s.params, Returns: s.returns, Tests: s.tests,
 		Candidates: []execute.Candidate{{ID: c.ID}}})
 	_ = col.Read(strings.NewReader(string(o.Stdout)))
 	res := col.Results[0]
 	outs := make([]string, len(res.Tests))
-	tst := make([]string, len(res.Tests))
+	tst := make([]schemas.Status, len(res.Tests))
 	var firstErr string
 	raised := false
 	for i, t := range res.Tests {

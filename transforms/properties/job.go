@@ -434,7 +434,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 	}
 	orig := progs[0]
 	if orig.res.Status != schemas.StatusOK {
-		errRow(lang, ReasonSourceFails, orig.res.Status+": "+clip(orig.res.Detail, 500))
+		errRow(lang, ReasonSourceFails, string(orig.res.Status)+": "+clip(orig.res.Detail, 500))
 		return nil
 	}
 	if partner != nil && partner.res.Status != schemas.StatusOK {
@@ -477,7 +477,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 			if v.Transformation.PreservesSemantics() || v.Transformation == metamorph.Merge {
 				errRow(lang, ReasonChangedOutputs, fmt.Sprintf("%s variant %s: %s: %s", v.Transformation, v.ID,
 					pg.res.Status, clip(pg.res.Detail, 500)))
-				trow(v.Transformation, v.ID, OutcomeChangedOutputs, pg.res.Status)
+				trow(v.Transformation, v.ID, OutcomeChangedOutputs, string(pg.res.Status))
 			} else {
 				trow(v.Transformation, v.ID, OutcomeNoCompile, clip(pg.res.Detail, 500))
 			}

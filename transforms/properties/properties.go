@@ -123,7 +123,7 @@ func ByTransformation(t metamorph.Transformation) []Property {
 
 // Out is one test's outcome.
 type Out struct {
-	Status string // schemas.Status*
+	Status schemas.Status
 	Value  string // canonical JSON when Status is ok
 }
 

@@ -7,15 +7,20 @@ import (
 
 // Score metric names (scores table, subset "all", oracle "").
 const (
-	MetricTV        = "tv"        // total violations: violated instances of all properties
-	MetricVP        = "vp"        // properties with at least one violated instance
-	MetricVSP       = "vsp"       // of which on arity, numConditionals or numLoops
-	MetricInstances = "instances" // property instances checked
-	// Per property, suffixed with ":" and the property's name.
-	MetricPropViolations = "violations"
-	MetricPropInstances  = "instances"
-	MetricPropPct        = "pct" // 100 × violations / instances (the paper's Table 1)
+	MetricTV        schemas.Metric = "tv"        // total violations: violated instances of all properties
+	MetricVP        schemas.Metric = "vp"        // properties with at least one violated instance
+	MetricVSP       schemas.Metric = "vsp"       // of which on arity, numConditionals or numLoops
+	MetricInstances schemas.Metric = "instances" // property instances checked
+	// Per property (PropertyMetric), suffixed with ":" and the property's name.
+	MetricPropViolations schemas.Metric = "violations"
+	MetricPropInstances  schemas.Metric = "instances"
+	MetricPropPct        schemas.Metric = "pct" // 100 × violations / instances (the paper's Table 1)
 )
+
+// PropertyMetric is a per-property metric: "violations:renameParam|arity".
+func PropertyMetric(m schemas.Metric, property string) schemas.Metric {
+	return m + ":" + schemas.Metric(property)
+}
 
 // Score computes TV, VP, VSP and each property's violations, instances and
 // percentage for one (translator, corpus, direction) from its result rows.
@@ -30,7 +35,7 @@ func Score(run string, k score.Key, rows []schemas.PropertyResultRow) []schemas.
 			tv++
 		}
 	}
-	mk := func(metric string, v float64, n int) schemas.ScoreRow {
+	mk := func(metric schemas.Metric, v float64, n int) schemas.ScoreRow {
 		return schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang, TgtLang: k.TgtLang,
 			Subset: score.SubsetAll, Metric: metric, Value: v, N: int64(n)}
 	}
@@ -44,10 +49,10 @@ func Score(run string, k score.Key, rows []schemas.PropertyResultRow) []schemas.
 				vsp++
 			}
 		}
-		out = append(out, mk(MetricPropViolations+":"+p.Name, float64(viol[p.Name]), n),
-			mk(MetricPropInstances+":"+p.Name, float64(n), n))
+		out = append(out, mk(PropertyMetric(MetricPropViolations, p.Name), float64(viol[p.Name]), n),
+			mk(PropertyMetric(MetricPropInstances, p.Name), float64(n), n))
 		if n > 0 {
-			out = append(out, mk(MetricPropPct+":"+p.Name, 100*float64(viol[p.Name])/float64(n), n))
+			out = append(out, mk(PropertyMetric(MetricPropPct, p.Name), 100*float64(viol[p.Name])/float64(n), n))
 		}
 	}
 	out = append(out, mk(MetricTV, float64(tv), len(rows)), mk(MetricVP, float64(vp), len(All)),

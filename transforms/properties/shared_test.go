@@ -120,7 +120,7 @@ func TestSharedCorpusRun(t *testing.T) {
 	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 	fmt.Println("Table 3: translator direction TV VP VSP instances")
 	for _, k := range keys {
-		ms := map[string]schemas.ScoreRow{}
+		ms := map[schemas.Metric]schemas.ScoreRow{}
 		for _, s := range Score("", k, byKey[k]) {
 			ms[s.Metric] = s
 		}
@@ -135,7 +135,7 @@ func TestSharedCorpusRun(t *testing.T) {
 		}
 	}
 	for _, k := range keys {
-		ms := map[string]schemas.ScoreRow{}
+		ms := map[schemas.Metric]schemas.ScoreRow{}
 		for _, s := range Score("", k, byKey[k]) {
 			ms[s.Metric] = s
 		}
@@ -152,7 +152,7 @@ func TestSharedCorpusRun(t *testing.T) {
 					line += fmt.Sprintf(" %14s", "-")
 					continue
 				}
-				v, n := ms[MetricPropViolations+":"+p.Name].Value, ms[MetricPropInstances+":"+p.Name].Value
+				v, n := ms[PropertyMetric(MetricPropViolations, p.Name)].Value, ms[PropertyMetric(MetricPropInstances, p.Name)].Value
 				line += fmt.Sprintf(" %14s", fmt.Sprintf("%.1f(%.0f/%.0f)", 100*v/max(n, 1), v, n))
 			}
 			fmt.Println(line)

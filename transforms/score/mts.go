@@ -30,26 +30,26 @@ const (
 func Judge(ret values.Type, src execute.Result, translated bool, tgt execute.Result, tol values.Tolerance) (verdict, reason string, firstDiff int32, expected, actual string) {
 	firstDiff = -1
 	if src.Status != schemas.StatusOK {
-		return Anomalous, src.Status, -1, "", ""
+		return Anomalous, string(src.Status), -1, "", ""
 	}
 	for _, t := range src.Tests {
 		if t.Status != schemas.StatusOK {
-			return Anomalous, t.Status, t.Index, "", t.Error
+			return Anomalous, string(t.Status), t.Index, "", t.Error
 		}
 	}
 	if !translated {
 		return Killed, ReasonNoTranslation, -1, "", ""
 	}
 	if tgt.Status == schemas.StatusCompileError {
-		return Killed, schemas.StatusCompileError, -1, "", tgt.Detail
+		return Killed, string(schemas.StatusCompileError), -1, "", tgt.Detail
 	}
 	for i, t := range src.Tests {
 		if i >= len(tgt.Tests) {
-			return Killed, schemas.StatusNotRun, t.Index, t.Output, ""
+			return Killed, string(schemas.StatusNotRun), t.Index, t.Output, ""
 		}
 		tt := tgt.Tests[i]
 		if tt.Status != schemas.StatusOK {
-			return Killed, tt.Status, t.Index, t.Output, tt.Error
+			return Killed, string(tt.Status), t.Index, t.Output, tt.Error
 		}
 		if !values.Equal(ret, t.Output, tt.Output, tol) {
 			return Killed, ReasonMismatch, t.Index, t.Output, tt.Output
@@ -63,7 +63,7 @@ func Judge(ret values.Type, src execute.Result, translated bool, tgt execute.Res
 // std, and the MTS per operator. Anomalous mutants are excluded everywhere.
 func MTS(run string, k Key, rows []schemas.MutantResultRow) []schemas.ScoreRow {
 	var out []schemas.ScoreRow
-	emit := func(metric string, v float64, n int) {
+	emit := func(metric schemas.Metric, v float64, n int) {
 		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
 			TgtLang: k.TgtLang, Oracle: OracleSource, Subset: SubsetAll, Metric: metric, Value: v, N: int64(n)})
 	}
@@ -95,20 +95,20 @@ func MTS(run string, k Key, rows []schemas.MutantResultRow) []schemas.ScoreRow {
 			o.killed++
 		}
 	}
-	emit("mutants", float64(total+anomalous), total+anomalous)
-	emit("anomalous_mutants", float64(anomalous), total+anomalous)
-	emit("non_anomalous_mutants", float64(total), total)
+	emit(schemas.MetricMutants, float64(total+anomalous), total+anomalous)
+	emit(schemas.MetricAnomalousMutants, float64(anomalous), total+anomalous)
+	emit(schemas.MetricNonAnomalousMutants, float64(total), total)
 	if total > 0 {
-		emit("mts_overall", float64(killed)/float64(total), total)
+		emit(schemas.MetricMTSOverall, float64(killed)/float64(total), total)
 	}
 	var ind []float64
 	for _, p := range perProblem {
 		ind = append(ind, float64(p.killed)/float64(p.total))
 	}
 	if len(ind) > 0 {
-		emit("mts_mean", stats.Mean(ind), len(ind))
-		emit("mts_median", stats.Median(ind), len(ind))
-		emit("mts_std", stats.Std(ind), len(ind))
+		emit(schemas.MetricMTSMean, stats.Mean(ind), len(ind))
+		emit(schemas.MetricMTSMedian, stats.Median(ind), len(ind))
+		emit(schemas.MetricMTSStd, stats.Std(ind), len(ind))
 	}
 	ops := make([]string, 0, len(perOp))
 	for op := range perOp {
@@ -117,7 +117,7 @@ func MTS(run string, k Key, rows []schemas.MutantResultRow) []schemas.ScoreRow {
 	sort.Strings(ops)
 	for _, op := range ops {
 		o := perOp[op]
-		emit("mts_op_"+op, float64(o.killed)/float64(o.total), o.total)
+		emit(schemas.MetricMTSOp(op), float64(o.killed)/float64(o.total), o.total)
 	}
 	return out
 }
@@ -190,11 +190,11 @@ func (f *Funnel) AddTranslation(translated bool, tgt execute.Result) {
 func (f Funnel) Rows(run string, k Key) []schemas.ScoreRow {
 	var out []schemas.ScoreRow
 	for _, m := range []struct {
-		name string
+		name schemas.Metric
 		v    int
-	}{{"funnel_non_anomalous_mutants", f.NonAnomalous}, {"funnel_translation_outputs", f.TranslationOutputs},
-		{"funnel_compilable", f.Compilable}, {"funnel_timeouts", f.Timeouts}, {"funnel_exceptions", f.Exceptions},
-		{"funnel_non_anomalous_translations", f.NonAnomalousTranslations}} {
+	}{{schemas.MetricFunnelNonAnomalousMutants, f.NonAnomalous}, {schemas.MetricFunnelTranslationOutputs, f.TranslationOutputs},
+		{schemas.MetricFunnelCompilable, f.Compilable}, {schemas.MetricFunnelTimeouts, f.Timeouts},
+		{schemas.MetricFunnelExceptions, f.Exceptions}, {schemas.MetricFunnelNonAnomalousTranslations, f.NonAnomalousTranslations}} {
 		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
 			TgtLang: k.TgtLang, Oracle: OracleSource, Subset: SubsetAll, Metric: m.name, Value: float64(m.v), N: int64(f.NonAnomalous)})
 	}

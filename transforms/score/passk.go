@@ -1,13 +1,8 @@
 package score
 
-import "strconv"
-
 // PassAtKs are the k of the pass@k scores (Chen et al. 2021), each emitted when every
 // problem of a key has at least k samples.
 var PassAtKs = []int{1, 5, 10}
-
-// MetricPassAt is the score metric of pass@k: "pass@1", "pass@5", "pass@10".
-func MetricPassAt(k int) string { return "pass@" + strconv.Itoa(k) }
 
 // PassAtK is the unbiased estimator of pass@k from n samples of which c pass:
 // 1 - C(n-c, k)/C(n, k), the chance that k samples drawn without replacement include

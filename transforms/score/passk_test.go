@@ -47,7 +47,7 @@ func TestCAPassAtK(t *testing.T) {
 	got := map[string]float64{}
 	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
 		if r.Subset == SubsetAll {
-			got[r.Metric] = r.Value
+			got[string(r.Metric)] = r.Value
 		}
 	}
 	// mean over A (0.4 at k=1, 1 at k=5) and B (0).

@@ -5,6 +5,7 @@
 package score
 
 import (
+	"slices"
 	"sort"
 
 	"transmute/schemas"
@@ -39,12 +40,12 @@ const (
 )
 
 // NoTranslation is the test status of a translation that could not be run.
-const NoTranslation = "no_translation"
+const NoTranslation = schemas.StatusNoTranslation
 
 type problemAcc struct {
 	tests, matched int
 	matchedConv    int // under the C++ scripts' conversions (MatchCppConversions)
-	programStatus  string
+	programStatus  schemas.Status
 }
 
 // CA computes the CA and pass-rate scores of one key from its result rows. The
@@ -139,14 +140,14 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 	})
 	var out []schemas.ScoreRow
 	for _, g := range groups {
-		emit := func(metric string, v float64, n int) {
+		emit := func(metric schemas.Metric, v float64, n int) {
 			out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus,
 				SrcLang: k.SrcLang, TgtLang: k.TgtLang, Oracle: g.oracle, Subset: g.subset,
 				Metric: metric, Value: v, N: int64(n)})
 		}
 		var perProblem []float64
 		tests, matched, passed, passedConv := 0, 0, 0, 0
-		statuses := map[string]int{}
+		statuses := map[schemas.Status]int{}
 		// In problem order: float sums depend on the order, and a rerun must give
 		// the same scores to the last bit.
 		for _, id := range sortedProblems(accs[g]) {
@@ -168,16 +169,16 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		}
 		n := len(perProblem)
 		if tests > 0 {
-			emit("ca_overall", float64(matched)/float64(tests), tests)
+			emit(schemas.MetricCAOverall, float64(matched)/float64(tests), tests)
 		}
 		if n > 0 {
-			emit("ca_mean", stats.Mean(perProblem), n)
-			emit("ca_median", stats.Median(perProblem), n)
-			emit("ca_std", stats.Std(perProblem), n)
-			emit("pass_rate", float64(passed)/float64(n), n)
+			emit(schemas.MetricCAMean, stats.Mean(perProblem), n)
+			emit(schemas.MetricCAMedian, stats.Median(perProblem), n)
+			emit(schemas.MetricCAStd, stats.Std(perProblem), n)
+			emit(schemas.MetricPassRate, float64(passed)/float64(n), n)
 			if g.oracle == OracleTargetGold && k.TgtLang == schemas.Cpp {
 				// the C++ scripts' convention beside ours (docs/SCHEMAS.md)
-				emit("pass_rate_cpp_conversions", float64(passedConv)/float64(n), n)
+				emit(schemas.MetricPassRateCppConversions, float64(passedConv)/float64(n), n)
 			}
 		}
 		anyOf, allOf, maxN, minN := 0, 0, 0, 0
@@ -211,29 +212,29 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 			// n samples (seed 001's beam semantics): a problem passes "any of n" when
 			// one sample passes, "all of n" when every sample does.
 			np := len(samples[g])
-			emit("pass_rate_any_of_n", float64(anyOf)/float64(np), np)
-			emit("pass_rate_all_of_n", float64(allOf)/float64(np), np)
-			emit("samples", float64(maxN), np)
+			emit(schemas.MetricPassRateAnyOfN, float64(anyOf)/float64(np), np)
+			emit(schemas.MetricPassRateAllOfN, float64(allOf)/float64(np), np)
+			emit(schemas.MetricSamples, float64(maxN), np)
 			// pass@k (unbiased, Chen et al. 2021) for the k every problem has samples for.
 			for i, k := range PassAtKs {
 				if k <= minN {
-					emit(MetricPassAt(k), passAt[i]/float64(np), np)
+					emit(schemas.MetricPassAt(k), passAt[i]/float64(np), np)
 				}
 			}
 		}
-		emit("problems", float64(n), n)
-		emit("tests", float64(tests), tests)
-		emit("oracle_failures", float64(oracleFailures[g]), oracleFailures[g])
+		emit(schemas.MetricProblems, float64(n), n)
+		emit(schemas.MetricTests, float64(tests), tests)
+		emit(schemas.MetricOracleFailures, float64(oracleFailures[g]), oracleFailures[g])
 		if nondet[g] > 0 {
-			emit("nondeterministic_tests", float64(nondet[g]), nondet[g])
+			emit(schemas.MetricNondeterministicTests, float64(nondet[g]), nondet[g])
 		}
-		names := make([]string, 0, len(statuses))
+		names := make([]schemas.Status, 0, len(statuses))
 		for s := range statuses {
 			names = append(names, s)
 		}
-		sort.Strings(names)
+		slices.Sort(names)
 		for _, s := range names {
-			emit("status_"+s, float64(statuses[s]), len(accs[g]))
+			emit(schemas.MetricStatus(s), float64(statuses[s]), len(accs[g]))
 		}
 	}
 	return out

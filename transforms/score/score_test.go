@@ -9,7 +9,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func res(status string, tests ...execute.TestResult) execute.Result {
+func res(status schemas.Status, tests ...execute.TestResult) execute.Result {
 	for i := range tests {
 		tests[i].Index = int32(i)
 	}
@@ -17,7 +17,7 @@ func res(status string, tests ...execute.TestResult) execute.Result {
 }
 
 func ok(v string) execute.TestResult { return execute.TestResult{Status: schemas.StatusOK, Output: v} }
-func bad(s string) execute.TestResult {
+func bad(s schemas.Status) execute.TestResult {
 	return execute.TestResult{Status: s, Error: "boom"}
 }
 
@@ -34,13 +34,13 @@ func TestJudge(t *testing.T) {
 		verdict, why string
 		first        int32
 	}{
-		{"source raises: anomalous", intT, res("ok", ok("1"), bad(schemas.StatusRuntimeError)), res("ok", ok("1"), ok("2")), true, Anomalous, schemas.StatusRuntimeError, 1},
-		{"source does not compile: anomalous", intT, execute.Result{Status: schemas.StatusCompileError}, res("ok"), true, Anomalous, schemas.StatusCompileError, -1},
-		{"source times out: anomalous", intT, res(schemas.StatusTimeout, ok("1"), bad(schemas.StatusTimeout)), res("ok"), true, Anomalous, schemas.StatusTimeout, -1},
+		{"source raises: anomalous", intT, res("ok", ok("1"), bad(schemas.StatusRuntimeError)), res("ok", ok("1"), ok("2")), true, Anomalous, string(schemas.StatusRuntimeError), 1},
+		{"source does not compile: anomalous", intT, execute.Result{Status: schemas.StatusCompileError}, res("ok"), true, Anomalous, string(schemas.StatusCompileError), -1},
+		{"source times out: anomalous", intT, res(schemas.StatusTimeout, ok("1"), bad(schemas.StatusTimeout)), res("ok"), true, Anomalous, string(schemas.StatusTimeout), -1},
 		{"no translation: killed", intT, src, execute.Result{}, false, Killed, ReasonNoTranslation, -1},
-		{"translation does not compile: killed", intT, src, execute.Result{Status: schemas.StatusCompileError}, true, Killed, schemas.StatusCompileError, -1},
-		{"translation raises: killed", intT, src, res("ok", ok("1"), bad(schemas.StatusRuntimeError)), true, Killed, schemas.StatusRuntimeError, 1},
-		{"translation times out: killed", intT, src, res(schemas.StatusTimeout, bad(schemas.StatusTimeout), bad(schemas.StatusTimeout)), true, Killed, schemas.StatusTimeout, 0},
+		{"translation does not compile: killed", intT, src, execute.Result{Status: schemas.StatusCompileError}, true, Killed, string(schemas.StatusCompileError), -1},
+		{"translation raises: killed", intT, src, res("ok", ok("1"), bad(schemas.StatusRuntimeError)), true, Killed, string(schemas.StatusRuntimeError), 1},
+		{"translation times out: killed", intT, src, res(schemas.StatusTimeout, bad(schemas.StatusTimeout), bad(schemas.StatusTimeout)), true, Killed, string(schemas.StatusTimeout), 0},
 		{"different output: killed", intT, src, res("ok", ok("1"), ok("3")), true, Killed, ReasonMismatch, 1},
 		{"same outputs: survived", intT, src, res("ok", ok("1"), ok("2")), true, Survived, "", -1},
 		{"float within tolerance: survived", dblT, res("ok", ok("0.1")), res("ok", ok("0.10000001")), true, Survived, "", -1},
@@ -65,7 +65,7 @@ func TestMTSAggregates(t *testing.T) {
 	}
 	got := map[string]schemas.ScoreRow{}
 	for _, r := range MTS("r", Key{"t", "c", "java", "python"}, rows) {
-		got[r.Metric] = r
+		got[string(r.Metric)] = r
 	}
 	check := func(m string, v float64, n int64) {
 		t.Helper()
@@ -110,7 +110,7 @@ func TestCA(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
-		got[r.Subset+"/"+r.Metric] = r.Value
+		got[r.Subset+"/"+string(r.Metric)] = r.Value
 	}
 	near := func(k string, v float64) {
 		t.Helper()
@@ -167,7 +167,7 @@ func TestCASamples(t *testing.T) {
 	got := map[string]float64{}
 	for _, r := range CA("r", Key{"t", "c", "java", "python"}, rows) {
 		if r.Subset == SubsetAll {
-			got[r.Metric] = r.Value
+			got[string(r.Metric)] = r.Value
 		}
 	}
 	if got["pass_rate"] != 2.0/3 || got["pass_rate_any_of_n"] != 2.0/3 || got["pass_rate_all_of_n"] != 1.0/3 || got["samples"] != 2 {
@@ -195,7 +195,7 @@ func TestPassRateCppConversions(t *testing.T) {
 	got := map[string]float64{}
 	for _, s := range CA("r", k, rows) {
 		if s.Subset == SubsetAll {
-			got[s.Metric] = s.Value
+			got[string(s.Metric)] = s.Value
 		}
 	}
 	if got["pass_rate"] != 0.5 || got["pass_rate_cpp_conversions"] != 1 {

@@ -24,9 +24,10 @@ import (
 // Outcome is what one script run said.
 type Outcome struct {
 	// Ran: the script printed its "#Results" line.
-	Ran            bool
-	Passed, Total  int
-	Status, Detail string // a schemas.Status* when the script did not print its line
+	Ran           bool
+	Passed, Total int
+	Status        schemas.Status // when the script did not print its line
+	Detail        string
 }
 
 // Pass is the script's verdict: every input compared equal.
@@ -155,12 +156,12 @@ func OurVerdict(rows []schemas.ResultRow) Verdict {
 		v.Tests++
 		if !r.Match && v.Pass {
 			v.Pass = false
-			v.Cause = r.Status
+			v.Cause = string(r.Status)
 			if r.Status == schemas.StatusOK {
 				v.Cause = "value"
 			}
 			if r.ProgramStatus == schemas.StatusCompileError {
-				v.Cause = schemas.StatusCompileError
+				v.Cause = string(schemas.StatusCompileError)
 			}
 		}
 	}
@@ -189,7 +190,7 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 			return "script lacks an import our prelude gives: " + script.Detail
 		}
 		if !script.Ran {
-			return "script did not finish: " + script.Status + " " + script.Detail
+			return "script did not finish: " + string(script.Status) + " " + script.Detail
 		}
 		if script.Total > ours.Tests {
 			return fmt.Sprintf("script fails %d of %d inputs; ours counted %d tests", script.Total-script.Passed, script.Total, ours.Tests)

@@ -83,7 +83,7 @@ func TestRunPython(t *testing.T) {
 }
 
 func TestOurVerdict(t *testing.T) {
-	row := func(match bool, status, oracle string, nondet bool) schemas.ResultRow {
+	row := func(match bool, status, oracle schemas.Status, nondet bool) schemas.ResultRow {
 		return schemas.ResultRow{Oracle: "target_gold", Status: status, OracleStatus: oracle, Match: match,
 			ProgramStatus: schemas.StatusOK, Nondeterministic: nondet}
 	}

@@ -776,7 +776,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 			// Every test of the candidate; those already reported get a second line,
 			// which the collector also takes as a violation.
 			for t := 0; t < n; t++ {
-				feed(st.col, execute.Line{C: i, T: &t, S: schemas.StatusSandboxViolation, E: forged})
+				feed(st.col, execute.Line{C: i, T: &t, S: string(schemas.StatusSandboxViolation), E: forged})
 			}
 			return true, nil
 		}
@@ -784,7 +784,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 			return true, nil
 		}
 		status, msg := deathStatus(o)
-		feed(st.col, execute.Line{C: i, T: &next, S: status, E: msg,
+		feed(st.col, execute.Line{C: i, T: &next, S: string(status), E: msg,
 			WallNs: int64(min(o.WallTime, wall)), CPUNs: int64(min(o.CPUTime, cpu))})
 		from = next + 1
 		if status == schemas.StatusTimeout {
@@ -805,7 +805,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 }
 
 // deathStatus is the status of the test a program died on.
-func deathStatus(o sandbox.Outcome) (string, string) {
+func deathStatus(o sandbox.Outcome) (schemas.Status, string) {
 	switch {
 	case o.MemoryExceeded:
 		return schemas.StatusMemoryLimit, "memory limit exceeded"

@@ -238,7 +238,7 @@ func TestFailures(t *testing.T) {
 		byID[r.CandidateID] = r
 	}
 	ok, rt, to, ce := schemas.StatusOK, schemas.StatusRuntimeError, schemas.StatusTimeout, schemas.StatusCompileError
-	expect := func(id, status string, tests ...string) {
+	expect := func(id string, status schemas.Status, tests ...schemas.Status) {
 		t.Helper()
 		r := byID[id]
 		if r.Status != status {
@@ -289,7 +289,7 @@ func TestFailures(t *testing.T) {
 	for _, r := range run(t, e, execute.Batch{Lang: "cpp", Params: b.Params, Returns: "int", Tests: b.Tests,
 		Limits: sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: time.Second}, Candidates: []execute.Candidate{{ID: "spin", Code: "int f(int a, int b) { volatile int x = 0; while (a > 0) x++; return a; }"}}}) {
 		// three timeouts in a row: the rest are reported without being run
-		for k, want := range []string{to, to, to, to, to} {
+		for k, want := range []schemas.Status{to, to, to, to, to} {
 			if r.Tests[k].Status != want {
 				t.Errorf("spin test %d: %s %s", k, r.Tests[k].Status, r.Tests[k].Error)
 			}
@@ -481,7 +481,7 @@ func TestStopAfterTimeouts(t *testing.T) {
 	res := run(t, e, b)
 	got := []string{}
 	for _, tr := range res[0].Tests {
-		got = append(got, tr.Status)
+		got = append(got, string(tr.Status))
 	}
 	if res[0].Status != schemas.StatusTimeout || strings.Join(got, ",") != "ok,timeout,timeout" ||
 		!strings.Contains(res[0].Tests[2].Error, "not run") {

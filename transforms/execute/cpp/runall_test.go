@@ -73,7 +73,7 @@ func TestRunAllMatchesAlone(t *testing.T) {
 		}
 	}
 	// spot checks, so that equality is not equality of two wrong answers
-	want := map[string]string{"sum/gold": "ok", "sum/vec": "ok", "sum/broken": "compile_error", "sum/throws": "ok",
+	want := map[string]schemas.Status{"sum/gold": "ok", "sum/vec": "ok", "sum/broken": "compile_error", "sum/throws": "ok",
 		"rev/gold": "ok", "rev/loop": "timeout", "str/gold": "ok", "str/nofn": "compile_error", "badtype/gold": "infra_error"}
 	for j, b := range batches {
 		for _, r := range all[j] {
@@ -122,7 +122,7 @@ func TestSpillingCandidate(t *testing.T) {
 			}}
 		before := e.Stats()
 		res := run(t, e, b)
-		want := map[string]string{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
+		want := map[string]schemas.Status{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
 		for _, r := range res {
 			if r.Status != want[r.CandidateID] {
 				t.Errorf("%q %s: %s (%s), want %s", spill, r.CandidateID, r.Status, r.Detail, want[r.CandidateID])
@@ -158,7 +158,7 @@ func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 		}}
 	before := e.Stats()
 	res := run(t, e, b)
-	want := map[string]string{"badfor": "compile_error", "good": "ok", "nosemi": "compile_error", "good2": "ok"}
+	want := map[string]schemas.Status{"badfor": "compile_error", "good": "ok", "nosemi": "compile_error", "good2": "ok"}
 	for _, r := range res {
 		if r.Status != want[r.CandidateID] {
 			t.Errorf("%s: %s (%s), want %s", r.CandidateID, r.Status, r.Detail, want[r.CandidateID])

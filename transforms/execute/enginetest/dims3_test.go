@@ -198,7 +198,7 @@ func TestRealThreeDimGolds(t *testing.T) {
 				continue
 			}
 			for i, tr := range r.Tests {
-				outputs[name] = append(outputs[name], tr.Status+" "+tr.Output)
+				outputs[name] = append(outputs[name], string(tr.Status)+" "+tr.Output)
 				if tr.Status != schemas.StatusOK || tr.Output != want[i] {
 					t.Errorf("%s test %d: %s %s (%s), want %s", name, i, tr.Status, tr.Output, short(tr.Error), want[i])
 				}

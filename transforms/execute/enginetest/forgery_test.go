@@ -201,7 +201,7 @@ func TestForgedResults(t *testing.T) {
 					fr := res[1]
 					var st []string
 					for _, tr := range fr.Tests {
-						st = append(st, tr.Status+":"+tr.Output+":"+short(tr.Error))
+						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
 					}
 					t.Logf("%s/%s: %s; tests %v; %s", lang, fg.name, fr.Status, st, short(fr.Detail))
 					if fr.Status == schemas.StatusCompileError {

@@ -215,7 +215,7 @@ func TestHostileCandidates(t *testing.T) {
 					hr := res[1]
 					var st []string
 					for _, tr := range hr.Tests {
-						st = append(st, tr.Status+":"+tr.Output+":"+short(tr.Error))
+						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
 					}
 					t.Logf("%s/%s: %s in %v (cpu %v); tests %v; %s", lang, h.name, hr.Status, took.Round(time.Millisecond),
 						hr.CPUTime.Round(time.Millisecond), st, short(hr.Detail))

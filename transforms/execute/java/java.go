@@ -949,8 +949,8 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 
 	compiled := 0 // compile lines received
 	needCompiled := remaining
-	cur := -1        // candidate whose tests are running
-	lastStatus := "" // status of the last test line of cur
+	cur := -1                     // candidate whose tests are running
+	var lastStatus schemas.Status // status of the last test line of cur
 	timer := time.NewTimer(compileBudget)
 	defer timer.Stop()
 	// ended handles the worker's death (o is how it ended)
@@ -1037,8 +1037,8 @@ func (s *session) runWorker(ctx context.Context) (progressed bool, reason string
 				if pl.C != cur {
 					cur, lastStatus = pl.C, ""
 				}
-				lastStatus = pl.S
-				if pl.S == schemas.StatusTimeout {
+				lastStatus = schemas.Status(pl.S)
+				if pl.S == string(schemas.StatusTimeout) {
 					// the worker stopped the test (Runner.Tick) and goes on with the next
 					// candidate: the candidate's other tests are marked as after a restart
 					s.coll.MarkRest(pl.C, schemas.StatusTimeout, timeoutMsg)
@@ -1114,7 +1114,7 @@ func (s *session) current(cur int) int {
 
 // markCurrent gives the not-run tests of candidate c the status, marks it finished
 // and moves the start past it.
-func (s *session) markCurrent(c int, status, msg string) {
+func (s *session) markCurrent(c int, status schemas.Status, msg string) {
 	s.coll.MarkRest(c, status, msg)
 	r := &s.coll.Results[c]
 	if r.Detail == "" {
@@ -1140,7 +1140,7 @@ func (s *session) allDone() bool {
 // CPU time.
 const timeoutMsg = "CPU time limit exceeded"
 
-func endStatus(o sandbox.Outcome, lastStatus string, sawTests bool) (string, string) {
+func endStatus(o sandbox.Outcome, lastStatus schemas.Status, sawTests bool) (schemas.Status, string) {
 	if sawTests && (lastStatus == schemas.StatusTimeout || lastStatus == schemas.StatusMemoryLimit) {
 		if lastStatus == schemas.StatusTimeout {
 			return schemas.StatusTimeout, timeoutMsg

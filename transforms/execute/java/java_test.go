@@ -304,8 +304,9 @@ func TestExitBlockedAndExceptions(t *testing.T) {
 	}
 	res := run(t, b)
 	expect := []struct {
-		status, err0 string // status and error of test 0
-		out1         string // output of test 1 when ok
+		status schemas.Status // status and error of test 0
+		err0   string
+		out1   string // output of test 1 when ok
 	}{
 		{schemas.StatusRuntimeError, "SecurityException: System.exit(7) is not allowed", ""},
 		{schemas.StatusRuntimeError, "SecurityException", ""},
@@ -911,8 +912,8 @@ func TestGlobalStateIsolated(t *testing.T) {
 		if out == "" {
 			out = "5"
 		}
-		if out == schemas.StatusCompileError {
-			if r.Status != out {
+		if out == string(schemas.StatusCompileError) {
+			if string(r.Status) != out {
 				t.Errorf("%s: %s %q, want %s", c.code, r.Status, r.Detail, out)
 			}
 		} else if r.Status != schemas.StatusOK || r.Tests[0].Output != out {

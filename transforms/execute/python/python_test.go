@@ -149,7 +149,7 @@ func TestFailures(t *testing.T) {
 	for _, r := range res {
 		byID[r.CandidateID] = r
 	}
-	expect := func(id string, status string, tests ...string) {
+	expect := func(id string, status schemas.Status, tests ...schemas.Status) {
 		t.Helper()
 		r := byID[id]
 		if r.Status != status {

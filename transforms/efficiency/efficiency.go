@@ -1,7 +1,9 @@
-package pipelines
-
-// The domain side of the efficiency job (seed 002, TRACE): plain Go, no Beam. The
-// DoFns of efficiency.go call these functions; the tests call them directly.
+// Package efficiency is the domain side of the efficiency job (seed 002, TRACE):
+// task sampling, the default-test check, Beyond scores against each task's
+// reference set, their aggregation and the machine-noise summaries. Plain Go, no
+// Beam: the pipelines' DoFns and the report printers call it, the tests call it
+// directly.
+package efficiency
 
 import (
 	"hash/fnv"
@@ -157,20 +159,21 @@ func StressMatch(ret values.Type, gold, cand []string, tol values.Tolerance) boo
 	return true
 }
 
-func effMs(d time.Duration) float64 { return float64(d) / 1e6 }
+// Millis is d in milliseconds, the unit of the profile and noise tables.
+func Millis(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // ProfileRowOf turns a profile.Report into a row (Beyond and reference fields are
 // filled later by ScoreTask).
 func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
 	r := schemas.ProfileRow{Run: run, Translator: translator, ProblemID: t.ProblemID, Corpus: t.Corpus,
-		SrcLang: t.SrcLang, TgtLang: t.TgtLang, Role: role, Status: rep.Status, Detail: effClip(rep.Detail, 2000),
+		SrcLang: t.SrcLang, TgtLang: t.TgtLang, Role: role, Status: rep.Status, Detail: Clip(rep.Detail, 2000),
 		Tests: int32(tests), Repetitions: int32(len(rep.CPUTime)), Core: int32(core),
-		OverheadCPUMs: effMs(rep.Overhead), OverheadRSSKB: rep.OverheadRSSKB, NetCPUMs: effMs(rep.NetCPU)}
+		OverheadCPUMs: Millis(rep.Overhead), OverheadRSSKB: rep.OverheadRSSKB, NetCPUMs: Millis(rep.NetCPU)}
 	var cpu, wall, rss []float64
 	for i := range rep.CPUTime {
-		cpu = append(cpu, effMs(rep.CPUTime[i]))
+		cpu = append(cpu, Millis(rep.CPUTime[i]))
 		if i < len(rep.WallTime) {
-			wall = append(wall, effMs(rep.WallTime[i]))
+			wall = append(wall, Millis(rep.WallTime[i]))
 		}
 		if i < len(rep.MaxRSSKB) {
 			rss = append(rss, float64(rep.MaxRSSKB[i]))
@@ -186,7 +189,8 @@ func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int
 	return r
 }
 
-func effClip(s string, n int) string {
+// Clip cuts s to n bytes, marking the cut with "...".
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -242,12 +246,12 @@ func ScoreTask(o *TaskOutcome, inRef func(translator string) bool, sel TaskSelec
 		}
 		p.BeyondTime = score.Beyond(p.CPUMeanMs, et)
 		p.BeyondMem = score.Beyond(p.RSSMeanKB, pm)
-		p.InefficiencyTime = effZeroNaN(score.Inefficiency(p.CPUMeanMs, et))
-		p.InefficiencyMem = effZeroNaN(score.Inefficiency(p.RSSMeanKB, pm))
+		p.InefficiencyTime = zeroNaN(score.Inefficiency(p.CPUMeanMs, et))
+		p.InefficiencyMem = zeroNaN(score.Inefficiency(p.RSSMeanKB, pm))
 	}
 }
 
-func effZeroNaN(x float64) float64 {
+func zeroNaN(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}
@@ -274,7 +278,7 @@ func (o *TaskOutcome) groundTruth() (schemas.ProfileRow, bool) {
 	return schemas.ProfileRow{}, false
 }
 
-// AggregateEfficiency computes the scores of seed 002 from scored task outcomes
+// Aggregate computes the scores of seed 002 from scored task outcomes
 // (ScoreTask), in long format with oracle "target_gold":
 //
 //   - per translator and direction, and pooled over directions (src = tgt = "*"),
@@ -290,10 +294,10 @@ func (o *TaskOutcome) groundTruth() (schemas.ProfileRow, bool) {
 //     median_cpu_cv, median_overhead_share, overhead_share_total (overhead CPU over
 //     measured CPU), per target language and pooled; tasks, tasks_usable,
 //     tasks_selected, reference_set_mean per direction.
-func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
+func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 	var rows []schemas.ScoreRow
-	emit := func(tr, src, tgt, subset, metric string, v float64, n int) {
-		rows = append(rows, schemas.ScoreRow{Run: run, Translator: tr, Corpus: effCorpusOf(outs), SrcLang: src,
+	emit := func(tr, src, tgt, subset string, metric schemas.Metric, v float64, n int) {
+		rows = append(rows, schemas.ScoreRow{Run: run, Translator: tr, Corpus: corpusOf(outs), SrcLang: src,
 			TgtLang: tgt, Oracle: score.OracleTargetGold, Subset: subset, Metric: metric, Value: v, N: int64(n)})
 	}
 	sort.SliceStable(outs, func(i, j int) bool {
@@ -311,7 +315,7 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		}
 		dirSet[[2]string{o.Task.SrcLang, o.Task.TgtLang}] = true
 	}
-	translators := effSortedKeys(trSet)
+	translators := SortedKeys(trSet)
 	dirs := make([][2]string, 0, len(dirSet))
 	for d := range dirSet {
 		dirs = append(dirs, d)
@@ -350,8 +354,8 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 				}
 			}
 			if n > 0 {
-				emit(tr, d[0], d[1], SubsetEveryTask, "tasks", float64(n), n)
-				emit(tr, d[0], d[1], SubsetEveryTask, "pass_rate", float64(passed)/float64(n), n)
+				emit(tr, d[0], d[1], SubsetEveryTask, schemas.MetricTasks, float64(n), n)
+				emit(tr, d[0], d[1], SubsetEveryTask, schemas.MetricPassRate, float64(passed)/float64(n), n)
 			}
 		}
 	}
@@ -400,30 +404,30 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 				if n == 0 {
 					continue
 				}
-				e := func(metric string, v float64, k int) { emit(tr, d[0], d[1], subset, metric, v, k) }
-				e("tasks", float64(n), n)
-				e("pass_rate", float64(passed)/float64(n), n)
-				e("correct_rate", float64(correct)/float64(n), n)
+				e := func(metric schemas.Metric, v float64, k int) { emit(tr, d[0], d[1], subset, metric, v, k) }
+				e(schemas.MetricTasks, float64(n), n)
+				e(schemas.MetricPassRate, float64(passed)/float64(n), n)
+				e(schemas.MetricCorrectRate, float64(correct)/float64(n), n)
 				bT, bTP, _ := score.BeyondScores(correctFlags, bt)
 				bM, bMP, _ := score.BeyondScores(correctFlags, bm)
-				e("beyond_time", bT, n)
-				e("beyond_mem", bM, n)
+				e(schemas.MetricBeyondTime, bT, n)
+				e(schemas.MetricBeyondMem, bM, n)
 				if correct > 0 {
-					e("beyond_time_pass", bTP, correct)
-					e("beyond_mem_pass", bMP, correct)
-					e("inefficiency_time_mean", stats.Mean(it), correct)
-					e("inefficiency_mem_mean", stats.Mean(im), correct)
-					e("inefficient_time_share", effShareAbove(it, 2), correct)
-					e("inefficient_mem_share", effShareAbove(im, 2), correct)
+					e(schemas.MetricBeyondTimePass, bTP, correct)
+					e(schemas.MetricBeyondMemPass, bMP, correct)
+					e(schemas.MetricInefficiencyTimeMean, stats.Mean(it), correct)
+					e(schemas.MetricInefficiencyMemMean, stats.Mean(im), correct)
+					e(schemas.MetricInefficientTimeShare, shareAbove(it, 2), correct)
+					e(schemas.MetricInefficientMemShare, shareAbove(im, 2), correct)
 				}
 				if len(cvs) > 0 {
-					e("median_cpu_cv", stats.Median(cvs), len(cvs))
+					e(schemas.MetricMedianCPUCV, stats.Median(cvs), len(cvs))
 				}
 				if d[0] == AllLangs {
 					pool[subset][tr] = pooled{float64(passed) / float64(n), bTP, bMP}
 				}
 			}
-			effBootstrapRows(outs, d, subset, translators, inScope, emit)
+			bootstrapRows(outs, d, subset, translators, inScope, emit)
 		}
 		// Correlations across translators (seed 002, appendix B.3).
 		var pass, btp, bmp []float64
@@ -436,16 +440,19 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		}
 		if len(pass) >= 3 {
 			for _, y := range []struct {
-				name string
-				v    []float64
-			}{{"beyond_time_pass", btp}, {"beyond_mem_pass", bmp}} {
+				pearson, spearman, r2 schemas.Metric
+				v                     []float64
+			}{{schemas.MetricCorrPearsonPassBeyondTimePass, schemas.MetricCorrSpearmanPassBeyondTimePass,
+				schemas.MetricOLSR2PassBeyondTimePass, btp},
+				{schemas.MetricCorrPearsonPassBeyondMemPass, schemas.MetricCorrSpearmanPassBeyondMemPass,
+					schemas.MetricOLSR2PassBeyondMemPass, bmp}} {
 				pr, sp := stats.Pearson(pass, y.v), stats.Spearman(pass, y.v)
 				for _, m := range []struct {
-					name string
+					name schemas.Metric
 					v    float64
-				}{{"corr_pearson_pass_" + y.name, pr.R}, {"corr_pearson_pass_" + y.name + "_p", pr.P},
-					{"corr_spearman_pass_" + y.name, sp.R}, {"corr_spearman_pass_" + y.name + "_p", sp.P},
-					{"ols_r2_pass_" + y.name, stats.R2(pass, y.v)}} {
+				}{{y.pearson, pr.R}, {y.pearson + schemas.SuffixP, pr.P},
+					{y.spearman, sp.R}, {y.spearman + schemas.SuffixP, sp.P},
+					{y.r2, stats.R2(pass, y.v)}} {
 					emit(AllLangs, AllLangs, AllLangs, subset, m.name, m.v, len(pass))
 				}
 			}
@@ -476,11 +483,11 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			}
 			refSizes = append(refSizes, float64(k))
 		}
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks", float64(tasks), tasks)
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks_usable", float64(usable), tasks)
-		emit(AllLangs, d[0], d[1], SubsetAllTasks, "tasks_selected", float64(selected), usable)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasks, float64(tasks), tasks)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksUsable, float64(usable), tasks)
+		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksSelected, float64(selected), usable)
 		if len(refSizes) > 0 {
-			emit(AllLangs, d[0], d[1], SubsetAllTasks, "reference_set_mean", stats.Mean(refSizes), len(refSizes))
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricReferenceSetMean, stats.Mean(refSizes), len(refSizes))
 		}
 	}
 
@@ -495,7 +502,7 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			byLang[AllLangs] = append(byLang[AllLangs], p)
 		}
 	}
-	for _, lang := range effSortedKeys(byLang) {
+	for _, lang := range SortedKeys(byLang) {
 		ps := byLang[lang]
 		var cvs, shares []float64
 		var over, total float64
@@ -507,20 +514,22 @@ func AggregateEfficiency(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			over += math.Min(p.OverheadCPUMs, p.CPUMeanMs)
 			total += p.CPUMeanMs
 		}
-		e := func(metric string, v float64, k int) { emit(AllLangs, AllLangs, lang, SubsetAllTasks, metric, v, k) }
-		e("programs_profiled", float64(len(ps)), len(ps))
-		e("median_cpu_cv", stats.Median(cvs), len(cvs))
+		e := func(metric schemas.Metric, v float64, k int) {
+			emit(AllLangs, AllLangs, lang, SubsetAllTasks, metric, v, k)
+		}
+		e(schemas.MetricProgramsProfiled, float64(len(ps)), len(ps))
+		e(schemas.MetricMedianCPUCV, stats.Median(cvs), len(cvs))
 		if len(shares) > 0 {
-			e("median_overhead_share", stats.Median(shares), len(shares))
+			e(schemas.MetricMedianOverheadShare, stats.Median(shares), len(shares))
 		}
 		if total > 0 {
-			e("overhead_share_total", over/total, len(ps))
+			e(schemas.MetricOverheadShareTotal, over/total, len(ps))
 		}
 	}
 	return rows
 }
 
-func effCorpusOf(outs []TaskOutcome) string {
+func corpusOf(outs []TaskOutcome) string {
 	for _, o := range outs {
 		if o.Task.Corpus != "" {
 			return o.Task.Corpus
@@ -529,20 +538,20 @@ func effCorpusOf(outs []TaskOutcome) string {
 	return ""
 }
 
-// Bootstrap of B^P over tasks (EffBootstrapResamples resamples, 95% percentile
+// Bootstrap of B^P over tasks (BootstrapResamples resamples, 95% percentile
 // intervals): how far the sample of tasks decides the translators' Beyond figures
 // and their order.
 const (
-	EffBootstrapResamples = 2000
-	effBootstrapLevel     = 0.95
+	BootstrapResamples = 2000
+	bootstrapLevel     = 0.95
 )
 
-// effBootstrapRows emits, for direction d and subset, each translator's
+// bootstrapRows emits, for direction d and subset, each translator's
 // beyond_time_pass_ci_lo/_hi and beyond_mem_pass_ci_lo/_hi, and (translator "*")
 // beyond_time_pass_order_kept and beyond_mem_pass_order_kept: the share of
 // resamples of the tasks that keep the translators' order by B^P.
-func effBootstrapRows(outs []TaskOutcome, d [2]string, subset string, translators []string,
-	inScope func(TaskOutcome, [2]string, string) bool, emit func(tr, src, tgt, subset, metric string, v float64, n int)) {
+func bootstrapRows(outs []TaskOutcome, d [2]string, subset string, translators []string,
+	inScope func(TaskOutcome, [2]string, string) bool, emit func(tr, src, tgt, subset string, metric schemas.Metric, v float64, n int)) {
 	var timeTasks, memTasks [][]score.BeyondEntry
 	for _, o := range outs {
 		if !inScope(o, d, subset) {
@@ -566,24 +575,24 @@ func effBootstrapRows(outs []TaskOutcome, d [2]string, subset string, translator
 	h.Write([]byte(subset + "/" + d[0] + "/" + d[1]))
 	seed := h.Sum64()
 	for _, x := range []struct {
-		metric string
+		metric schemas.Metric
 		tasks  [][]score.BeyondEntry
-	}{{"beyond_time_pass", timeTasks}, {"beyond_mem_pass", memTasks}} {
-		b := score.BootstrapBeyondPass(x.tasks, EffBootstrapResamples, effBootstrapLevel, seed)
+	}{{schemas.MetricBeyondTimePass, timeTasks}, {schemas.MetricBeyondMemPass, memTasks}} {
+		b := score.BootstrapBeyondPass(x.tasks, BootstrapResamples, bootstrapLevel, seed)
 		for j, tr := range translators {
 			if math.IsNaN(b.Estimate[j]) {
 				continue
 			}
-			emit(tr, d[0], d[1], subset, x.metric+"_ci_lo", b.Lo[j], len(x.tasks))
-			emit(tr, d[0], d[1], subset, x.metric+"_ci_hi", b.Hi[j], len(x.tasks))
+			emit(tr, d[0], d[1], subset, x.metric+schemas.SuffixCILo, b.Lo[j], len(x.tasks))
+			emit(tr, d[0], d[1], subset, x.metric+schemas.SuffixCIHi, b.Hi[j], len(x.tasks))
 		}
 		if len(translators) >= 2 && !math.IsNaN(b.OrderKept) {
-			emit(AllLangs, d[0], d[1], subset, x.metric+"_order_kept", b.OrderKept, b.Resamples)
+			emit(AllLangs, d[0], d[1], subset, x.metric+schemas.SuffixOrderKept, b.OrderKept, b.Resamples)
 		}
 	}
 }
 
-func effShareAbove(xs []float64, t float64) float64 {
+func shareAbove(xs []float64, t float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
@@ -596,7 +605,8 @@ func effShareAbove(xs []float64, t float64) float64 {
 	return float64(n) / float64(len(xs))
 }
 
-func effSortedKeys[V any](m map[string]V) []string {
+// SortedKeys is the keys of m in order.
+func SortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)
