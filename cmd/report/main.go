@@ -5,6 +5,8 @@
 //	report scores OUT     CA and pass rate per translator, corpus and direction
 //	report efficiency OUT Pass and Beyond per model and direction (seed 002 Table 15)
 //	report html OUT       everything above as one page, OUT/report/index.html
+//	report table15 OUT [EFF_OUT]  Pass (and Beyond, Table 14 with EFF_OUT) against
+//	                      seed 002's Table 15, cell by cell (report/table15)
 package main
 
 import (
@@ -20,7 +22,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
+	if len(os.Args) != 3 && !(len(os.Args) == 4 && os.Args[1] == "table15") {
 		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL")
 		os.Exit(2)
 	}
@@ -39,6 +41,8 @@ func main() {
 		err = efficiency(ctx, os.Args[2])
 	case "html":
 		err = htmlReport(ctx, b, os.Args[2])
+	case "table15":
+		err = table15Report(ctx, os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown report %q", os.Args[1])
 	}
