@@ -102,8 +102,8 @@ func Print(w io.Writer, in Input) error {
 			fmt.Fprintf(w, " %s", "C++ conv.")
 		}
 		fmt.Fprintln(w)
-		var sumDiff, sumAbs float64
-		nd, meets := 0, 0
+		var sumDiff, sumAbs, sumExp float64
+		nd, meets, nTasks := 0, 0, 0
 		for _, c := range byDir[d] {
 			if !c.Have {
 				fmt.Fprintf(w, "%-28s %-14s %6s %9s %-14s %6.1f %6s  %-11s\n", c.Model, c.Alias, "-", "-", "-", c.Pass, "-", c.Verdict)
@@ -117,14 +117,16 @@ func Print(w io.Writer, in Input) error {
 			fmt.Fprintln(w)
 			sumDiff += c.Diff
 			sumAbs += math.Abs(c.Diff)
+			sumExp += ExpectedAbsDiff(c.Pass/100, c.Ours.N)
+			nTasks = c.Ours.N
 			nd++
 			if c.Verdict.Meets() {
 				meets++
 			}
 		}
 		if nd > 0 {
-			fmt.Fprintf(w, "%s: %d of %d cells meet; mean difference %+.1f points, mean |difference| %.1f\n",
-				dirName(d), meets, len(byDir[d]), sumDiff/float64(nd), sumAbs/float64(nd))
+			fmt.Fprintf(w, "%s: %d of %d cells meet; mean difference %+.1f points, mean |difference| %.1f (from sampling %d tasks alone, binomial at the paper's figure: %.1f)\n",
+				dirName(d), meets, len(byDir[d]), sumDiff/float64(nd), sumAbs/float64(nd), nTasks, sumExp/float64(nd))
 		}
 	}
 	s := Summarize(pcs)

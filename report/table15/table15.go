@@ -420,3 +420,15 @@ func PooledPass(pass map[Key]Rate, dirs []paper.Direction) map[string]float64 {
 	}
 	return out
 }
+
+// ExpectedAbsDiff is the mean absolute difference, in points, between a pass rate
+// measured on n tasks and the true rate p when only the sampling of the tasks
+// differs: sqrt(p(1-p)/n) * sqrt(2/pi) (normal approximation of the binomial). Our
+// tasks are a subset of the paper's, which makes the real spread smaller (by about
+// 1/sqrt(2) for a half), so this is an upper reference.
+func ExpectedAbsDiff(p float64, n int) float64 {
+	if n <= 0 {
+		return math.NaN()
+	}
+	return 100 * math.Sqrt(p*(1-p)/float64(n)) * math.Sqrt(2/math.Pi)
+}

@@ -317,3 +317,11 @@ func TestPrintBeyond(t *testing.T) {
 		}
 	}
 }
+
+func TestExpectedAbsDiff(t *testing.T) {
+	// p = 0.5, n = 100: sd 5 points, E|X| = 5 sqrt(2/pi) = 3.98942
+	near(t, "E|diff|", ExpectedAbsDiff(0.5, 100), 3.98942, 1e-5)
+	if ExpectedAbsDiff(1, 50) != 0 || !math.IsNaN(ExpectedAbsDiff(0.5, 0)) {
+		t.Error("edge cases")
+	}
+}
