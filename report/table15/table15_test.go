@@ -308,7 +308,7 @@ func TestPrintBeyond(t *testing.T) {
 		// C++->Java: gpt-4o's B_T^P 67.1 is third (after 69.2 and 68.8), its B_M^P 66.2 first
 		fmt.Sprintf("%-28s %13s %13s %13s %13s %9s %9s", "gpt-4o", "63.9/63.9", "63.0/63.0", "67.1/67.1", "66.2/66.2", "3/3", "1/1"),
 		// Table 15's own Table 14 (means over the six directions), now as ours
-		"Table 14, ours: Pass (every TRACE task, pooled over directions)",
+		"Table 14, ours: Pass (every TRACE task, pooled over the 6 directions above)",
 		"  Pass vs B_T^P: Pearson -0.57 (p 0.0015), Spearman -0.63",
 		"TRACE's task selection (section 3.3) on our reference sets, Py->Java: 2 of 3 usable tasks",
 	} {
