@@ -23,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 && !(len(os.Args) == 4 && os.Args[1] == "table15") {
-		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL")
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL, or report table15 OUT [EFF_OUT]")
 		os.Exit(2)
 	}
 	ctx := context.Background()
