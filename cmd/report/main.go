@@ -5,6 +5,8 @@
 //	report scores OUT     CA and pass rate per translator, corpus and direction
 //	report efficiency OUT Pass and Beyond per model and direction (seed 002 Table 15)
 //	report html OUT       everything above as one page, OUT/report/index.html
+//	report table15 OUT [EFF_OUT]  Pass (and Beyond, Table 14 with EFF_OUT) against
+//	                      seed 002's Table 15, cell by cell (report/table15)
 package main
 
 import (
@@ -17,8 +19,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL")
+	if len(os.Args) != 3 && !(len(os.Args) == 4 && os.Args[1] == "table15") {
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL, or report table15 OUT [EFF_OUT]")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2]); err != nil {
@@ -44,6 +46,8 @@ func run(kind, out string) error {
 		return report.PrintEfficiencySummary(ctx, os.Stdout, b)
 	case "html":
 		return htmlReport(ctx, b, out)
+	case "table15":
+		return table15Report(ctx, os.Args[2:])
 	}
 	return fmt.Errorf("unknown report %q", kind)
 }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"transmute/io/blobs"
+	"transmute/io/sink"
+	"transmute/report/table15"
+	"transmute/schemas"
+)
+
+// table15Report compares the run at args[0] (evaluate or efficiency job) with seed
+// 002's Table 15; args[1], when given, is an efficiency run whose Beyond figures,
+// profiles and correlations are compared too. An efficiency run given alone serves
+// for both.
+func table15Report(ctx context.Context, args []string) error {
+	var in table15.Input
+	b, err := blobs.Open(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if in.Scores, err = sink.Read[schemas.ScoreRow](ctx, b, "scores"); err != nil {
+		return err
+	}
+	if in.Results, err = sink.Read[schemas.ResultRow](ctx, b, "results"); err != nil {
+		return err
+	}
+	eff := b
+	if len(args) > 1 {
+		if eff, err = blobs.Open(ctx, args[1]); err != nil {
+			return err
+		}
+		defer eff.Close()
+		if in.EffScores, err = sink.Read[schemas.ScoreRow](ctx, eff, "scores"); err != nil {
+			return err
+		}
+	} else {
+		in.EffScores = in.Scores
+	}
+	if in.Profiles, err = sink.Read[schemas.ProfileRow](ctx, eff, "profiles"); err != nil {
+		return err
+	}
+	if len(in.Profiles) == 0 && len(args) == 1 {
+		in.EffScores = nil // an evaluate run: no Beyond
+	}
+	return table15.Print(os.Stdout, in)
+}
