@@ -179,3 +179,16 @@ similarity-shared: build
 	else echo "reusing the evaluate output $(EVAL_OUT)"; fi
 	$(BIN) --job similarity --from $(EVAL_OUT) --out $(SIM_OUT) --run similarity-shared --bootstrap $(SIM_BOOTSTRAP) --quiet
 	@cat $(SIM_OUT)/summary.txt
+
+# The bundled corpus on a Prism job server with its workers in the worker root file
+# system of `make image` (separate processes; README "Portable runs"), compared row by
+# row with the in-process run. ROOTFS= runs the workers on the host instead.
+ROOTFS ?= out/image/rootfs
+.PHONY: portable image
+portable: deps $(if $(ROOTFS),image)
+	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/portable.sh
+
+# The worker root file system (debootstrap from Debian's packages; JDK 17, g++, python3,
+# Beam's boot loader, the launch binary), imported as an image where podman or docker is.
+image:
+	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/image.sh

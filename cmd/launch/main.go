@@ -288,6 +288,11 @@ func run() error {
 	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
 	}
+	if !inProcess() {
+		if c, err = absolutePaths(c); err != nil {
+			return err
+		}
+	}
 	if err := jb.validate(c); err != nil {
 		return err
 	}
@@ -363,6 +368,7 @@ func run() error {
 		}()
 	}
 	p, s := beam.NewPipelineWithRoot()
+	pipelines.RecordWorker(s, sc.Output) // the manifest reports the workers' toolchains
 	if err := jb.build(s, sc); err != nil {
 		return err
 	}
