@@ -7,6 +7,7 @@
 # --environment_type=EXTERNAL. The tables are then compared row by row with an in-process
 # run of the same flags (timing columns aside). Everything started here is stopped on exit.
 #
+# PRISM_LOG_LEVEL=debug logs every bundle Prism starts and every split it asks for.
 # ROOTFS= (empty) runs the worker pool on the host instead: the small version that
 # `make test` runs (portable_test.go), without debootstrap.
 set -euo pipefail
@@ -63,7 +64,7 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$POOL_PORT") 2>/dev/null; then
   exit 1
 fi
 
-"$BIN"/prism --job_port "$JOB_PORT" --serve_http=false --log_level warn --log_kind text >"$OUT/prism.log" 2>&1 &
+"$BIN"/prism --job_port "$JOB_PORT" --serve_http=false --log_level "${PRISM_LOG_LEVEL:-warn}" --log_kind text >"$OUT/prism.log" 2>&1 &
 pids+=($!)
 wait_port "$JOB_PORT" "the Prism job server" "$!"
 
