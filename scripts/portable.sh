@@ -30,7 +30,7 @@ echo "portable: building the job server, the boot loader, the launcher and a str
 $NICE "$GO" build -o "$BIN"/prism github.com/apache/beam/sdks/v2/go/cmd/prism
 CGO_ENABLED=0 $NICE "$GO" build -ldflags='-s -w' -o "$BIN"/boot github.com/apache/beam/sdks/v2/go/container
 $NICE "$GO" build -o "$BIN"/launch ./cmd/launch
-# Staged to every worker: without its symbol tables it is a third smaller (only the link
+# Staged to every worker: without its symbol tables it is 30% smaller (only the link
 # differs, so the build cache of bin/launch serves it).
 $NICE "$GO" build -ldflags='-s -w' -o "$BIN"/launch-worker ./cmd/launch
 $NICE "$GO" build -o "$BIN"/tablediff ./cmd/tablediff
