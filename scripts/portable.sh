@@ -119,3 +119,16 @@ start=$(date +%s%N)
 "$BIN"/launch $FLAGS --quiet --out "$OUT/inprocess"
 echo "portable: in-process run: $((($(date +%s%N) - start) / 1000000)) ms"
 "$BIN"/tablediff "$OUT/inprocess" "$OUT/portable"
+# What ran where: the worker's toolchains and protections, and the bundles per stage
+# when the run counted them (counters bundles_<stage>).
+python3 - "$OUT/portable/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for w in m.get("workers", []):
+    print(f"portable: worker {w['host']} pid {w['pid']}: java {w['versions'].get('java')!r}, "
+          f"python {w['versions'].get('python')!r}, g++ {w['versions'].get('g++')!r}")
+    print(f"portable: its sandbox protections: {' '.join(w['sandbox_protections'])}")
+b = {k: v for k, v in (m.get("counters") or {}).items() if k.startswith("bundles_")}
+if b:
+    print("portable: bundles per stage: " + ", ".join(f"{k[8:]} {v}" for k, v in sorted(b.items())))
+PY
