@@ -100,7 +100,8 @@ if [ -n "$ROOTFS" ]; then
   ' pool "$ROOTFS" "$ROOT" "$OUT" >"$OUT/pool.log" 2>&1 &
   hard+=($!)
 else
-  setsid env -i PATH="$PATH" HOME=/tmp "$BIN"/boot --worker_pool >"$OUT/pool.log" 2>&1 &
+  # In $OUT: the boot loader writes pipeline_options.json into its working directory.
+  (cd "$OUT" && exec setsid env -i PATH="$PATH" HOME=/tmp "$BIN"/boot --worker_pool) >"$OUT/pool.log" 2>&1 &
   groups+=($!)
 fi
 pids+=($!)
