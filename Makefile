@@ -182,10 +182,12 @@ similarity-shared: build
 
 # The bundled corpus on a Prism job server with its workers in the worker root file
 # system of `make image` (separate processes; README "Portable runs"), compared row by
-# row with the in-process run. ROOTFS= runs the workers on the host instead.
+# row with the in-process run (the tree is refreshed, not imported again). ROOTFS= runs
+# the workers on the host instead.
 ROOTFS ?= out/image/rootfs
 .PHONY: portable image
-portable: deps $(if $(ROOTFS),image)
+portable: deps
+	$(if $(ROOTFS),ROOTFS=$(ROOTFS) IMPORT=0 GO=$(GO) bash scripts/image.sh)
 	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/portable.sh
 
 # The worker root file system (debootstrap from Debian's packages; JDK 17, g++, python3,

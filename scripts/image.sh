@@ -66,8 +66,13 @@ if [ -n "$engine" ] && [ "$IMPORT" != 0 ]; then
   echo "image: importing $ROOTFS as $IMAGE with $engine"
   # The runners start the boot loader with their own arguments (--id, endpoints) or,
   # for an EXTERNAL environment, with --worker_pool.
+  old=$("$engine" image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)
   tar -C "$ROOTFS" --exclude=./proc --exclude=./sys --exclude=./dev -c . |
     "$engine" import --change 'ENTRYPOINT ["/opt/apache/beam/boot"]' - "$IMAGE"
+  # The image the tag named before, now untagged, would stay behind.
+  if [ -n "$old" ] && [ "$old" != "$("$engine" image inspect -f '{{.Id}}' "$IMAGE")" ]; then
+    "$engine" rmi "$old" >/dev/null 2>&1 || true
+  fi
   "$engine" image ls "$IMAGE"
 else
   echo "image: root file system ready at $ROOTFS ($(du -sh "$ROOTFS" | cut -f1)); no container engine, so no image (IMPORT=1 installs podman)"
