@@ -186,3 +186,18 @@ similarity-shared: build
 check-beam:
 	@n=$$($(GO) list -deps ./cmd/report | grep -c apache/beam); echo "Beam packages in cmd/report: $$n"; test "$$n" = 0
 	$(GO) test -count=1 ./internal/archtest
+
+# The bundled corpus on a Prism job server with its workers in the worker root file
+# system of `make image` (separate processes; README "Portable runs"), compared row by
+# row with the in-process run (the tree is refreshed, not imported again). ROOTFS= runs
+# the workers on the host instead.
+ROOTFS ?= out/image/rootfs
+.PHONY: portable image
+portable: deps
+	$(if $(ROOTFS),ROOTFS=$(ROOTFS) IMPORT=0 GO=$(GO) bash scripts/image.sh)
+	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/portable.sh
+
+# The worker root file system (debootstrap from Debian's packages; JDK 17, g++, python3,
+# Beam's boot loader, the launch binary), imported as an image where podman or docker is.
+image:
+	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/image.sh

@@ -33,6 +33,9 @@ type Manifest struct {
 	// Shards names every shard of each table (keys relative to the output): the
 	// published run is exactly these files (docs/OUTPUT_LIFECYCLE.md).
 	Shards map[string][]string `json:"shards"`
+	// Workers are the records of the worker processes (pipelines.RecordWorker);
+	// Versions and Protections are the first one's.
+	Workers []WorkerInfo `json:"workers,omitempty"`
 }
 
 // Versions of the module's key dependencies and of the toolchains.
@@ -86,7 +89,23 @@ func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) e
 	}
 	m.End = time.Now().UTC()
 	m.Seconds = m.End.Sub(m.Start).Seconds()
+	// The workers' toolchains and protections, which ran the programs; the launcher's
+	// own when no worker left a record (RecordWorker).
+	workers, err := readWorkers(ctx, b)
+	if err != nil {
+		return err
+	}
 	m.Protections = sandbox.Protections()
+	if len(workers) > 0 {
+		m.Workers = workers
+		if m.Versions == nil {
+			m.Versions = map[string]string{}
+		}
+		for k, v := range workers[0].Versions {
+			m.Versions[k] = v
+		}
+		m.Protections = workers[0].Protections
+	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

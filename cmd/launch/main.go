@@ -296,6 +296,11 @@ func run() error {
 	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
 	}
+	if !inProcess() {
+		if c, err = absolutePaths(c); err != nil {
+			return err
+		}
+	}
 	if err := jb.validate(c); err != nil {
 		return err
 	}
@@ -371,6 +376,7 @@ func run() error {
 		}()
 	}
 	p, s := beam.NewPipelineWithRoot()
+	pipelines.RecordWorker(s, sc.Output) // the manifest reports the workers' toolchains
 	if err := jb.build(s, sc); err != nil {
 		return err
 	}

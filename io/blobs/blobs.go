@@ -17,8 +17,10 @@ import (
 )
 
 // URL turns a plain path into a fileblob URL (metadata=skip so no .attrs side files
-// are written; create_dir so an output directory may not exist yet) and leaves real
-// URLs as they are.
+// are written; create_dir so an output directory may not exist yet; no_tmp_dir so a
+// write is renamed into place from beside it, which works when the output is another
+// file system or mount than the temp directory, as for a worker in a container) and
+// leaves real URLs as they are.
 func URL(pathOrURL string) (string, error) {
 	if strings.Contains(pathOrURL, "://") {
 		return pathOrURL, nil
@@ -27,7 +29,7 @@ func URL(pathOrURL string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "file://" + filepath.ToSlash(abs) + "?metadata=skip&create_dir=true", nil
+	return "file://" + filepath.ToSlash(abs) + "?metadata=skip&create_dir=true&no_tmp_dir=true", nil
 }
 
 // Open opens a bucket from a URL or a local directory path. For cloud URLs a path
@@ -48,6 +50,9 @@ func Open(ctx context.Context, pathOrURL string) (*blob.Bucket, error) {
 		}
 		if q.Get("create_dir") == "" {
 			q.Set("create_dir", "true")
+		}
+		if q.Get("no_tmp_dir") == "" {
+			q.Set("no_tmp_dir", "true")
 		}
 		pu.RawQuery = q.Encode()
 		if err := os.MkdirAll(pu.Path, 0o755); err != nil {

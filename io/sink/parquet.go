@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
@@ -107,6 +108,9 @@ func ListShards(ctx context.Context, b *blob.Bucket, table string) ([]string, er
 		}
 		if err != nil {
 			return nil, fmt.Errorf("sink: list %s: %w", table, err)
+		}
+		if strings.HasSuffix(obj.Key, ".tmp") { // a write in progress beside its shard (blobs: no_tmp_dir)
+			continue
 		}
 		keys = append(keys, obj.Key)
 	}
