@@ -79,7 +79,8 @@ func BuildSimilarity(s beam.Scope, c Config, o SimilarityOptions) {
 }
 
 // FinishSimilarity reads the similarity rows back, computes the correlations
-// (similarity_stats), writes summary.txt and the manifest, and returns the summary.
+// (similarity_stats) and the manifest, and returns the summary (launch writes it to
+// summary.txt after the publish).
 func FinishSimilarity(ctx context.Context, b *blob.Bucket, m *Manifest, o SimilarityOptions) (string, error) {
 	rows, err := sink.Read[schemas.SimilarityRow](ctx, b, "similarity")
 	if err != nil {
@@ -97,8 +98,5 @@ func FinishSimilarity(ctx context.Context, b *blob.Bucket, m *Manifest, o Simila
 	}
 	var buf bytes.Buffer
 	similarity.Summary(&buf, rows, st)
-	if err := b.WriteAll(ctx, "summary.txt", buf.Bytes(), nil); err != nil {
-		return "", err
-	}
 	return buf.String(), Finish(ctx, b, m, SimilarityTables)
 }

@@ -413,14 +413,24 @@ func run() error {
 	}
 	published = true
 	removeEmptyDirs(c.Output, sink.StagingDir)
+	// The summary is rendered from the published tables and kept beside them as
+	// summary.txt (outside the run's shards: it is rewritten by every run).
+	var sum bytes.Buffer
+	fmt.Fprintln(&sum, jb.headline(c, m))
+	if err := report.PrintErrorCounts(ctx, &sum, bucket); err != nil {
+		return err
+	}
+	if err := jb.summary(ctx, &sum, bucket); err != nil {
+		return err
+	}
+	if err := bucket.WriteAll(ctx, "summary.txt", sum.Bytes(), nil); err != nil {
+		return fmt.Errorf("%s: summary.txt: %w", c.Output, err)
+	}
 	if *quiet {
 		return nil
 	}
-	fmt.Println(jb.headline(c, m))
-	if err := report.PrintErrorCounts(ctx, os.Stdout, bucket); err != nil {
-		return err
-	}
-	return jb.summary(ctx, os.Stdout, bucket)
+	_, err = os.Stdout.Write(sum.Bytes())
+	return err
 }
 
 // negativeFlags rejects a negative count or limit given on the command line (the
