@@ -26,11 +26,15 @@ const (
 	SecEfficiency  = "efficiency"
 	SecFidelity    = "fidelity"
 	SecFailures    = "failures"
+	SecSummary     = "summary"
 )
 
 // Sections lists the ids of the sections r has, in page order.
 func Sections(r *Run) []string {
 	s := []string{SecOverview}
+	if r.Summary != "" {
+		s = append(s, SecSummary)
+	}
 	if hasCA(r) {
 		s = append(s, SecCorrectness)
 	}
@@ -44,7 +48,9 @@ func Sections(r *Run) []string {
 		s = append(s, SecFidelity)
 	}
 	for _, g := range r.Extra {
-		s = append(s, g.Name)
+		if len(s) == 0 || s[len(s)-1] != g.Section {
+			s = append(s, g.Section)
+		}
 	}
 	if len(failures(r)) > 0 {
 		s = append(s, SecFailures)
@@ -108,9 +114,12 @@ func Write(w io.Writer, r *Run) error {
 			fidelitySection(p, r)
 		case SecFailures:
 			failuresSection(p, r)
+		case SecSummary:
+			p.f("<h2>Summary</h2><p>As the job printed it (summary.txt).</p><pre>%s</pre>", esc(r.Summary))
 		default:
+			p.f("<h2>%s</h2>", esc(s))
 			for _, g := range r.Extra {
-				if g.Name == s {
+				if g.Section == s {
 					generic(p, g)
 				}
 			}
@@ -515,7 +524,7 @@ func fidelitySection(p *page, r *Run) {
 }
 
 func generic(p *page, g Generic) {
-	p.f("<h2>%s</h2><p>%d rows", esc(g.Name), g.Total)
+	p.f("<h3>%s</h3><p>%d rows", esc(g.Name), g.Total)
 	if g.Total > len(g.Rows) {
 		p.f(" (the first %d shown)", len(g.Rows))
 	}

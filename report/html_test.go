@@ -102,3 +102,35 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff = %q, want %q", got, want)
 	}
 }
+
+// TestOtherJobsSections: a properties or consistency run's tables get their job's
+// section (tables grouped under it, in ExtraTables' order) and its summary.txt a
+// section of its own; a run without them has neither.
+func TestOtherJobsSections(t *testing.T) {
+	r := &Run{Summary: "Table 3: total violations <TV>\n",
+		Extra: []Generic{
+			{Section: "properties", Name: "transformations", Columns: []string{"lang", "n"}, Rows: [][]string{{"java", "270"}}, Total: 1},
+			{Section: "properties", Name: "property_results", Columns: []string{"property"}, Rows: [][]string{{"renameParam|retValues"}}, Total: 300},
+			{Section: "consistency", Name: "repairs", Columns: []string{"why"}, Rows: [][]string{{"kept"}}, Total: 1},
+		}}
+	got := Sections(r)
+	want := []string{SecOverview, SecSummary, "properties", "consistency"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("sections %v, want %v", got, want)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, s := range []string{`<section id="summary">`, "<pre>Table 3: total violations &lt;TV&gt;\n</pre>",
+		`<section id="properties"><h2>properties</h2><h3>transformations</h3>`, "<h3>property_results</h3><p>300 rows (the first 1 shown)",
+		`<section id="consistency"><h2>consistency</h2><h3>repairs</h3>`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %q", s)
+		}
+	}
+	if s := Sections(&Run{}); strings.Join(s, ",") != SecOverview {
+		t.Errorf("empty run sections %v", s)
+	}
+}

@@ -37,6 +37,9 @@ type Manifest struct {
 // Generic is a table the report knows only by its Parquet schema (the properties,
 // consistency and similarity tables): column names and rows as strings.
 type Generic struct {
+	// Section is the job's section the table is shown in (properties, consistency,
+	// similarity).
+	Section string
 	Name    string
 	Columns []string
 	Rows    [][]string
@@ -58,10 +61,16 @@ type Run struct {
 	Profiles     []schemas.ProfileRow
 	Noise        []schemas.NoiseRow
 	Extra        []Generic
+	Summary      string
 }
 
-// ExtraTables are the tables of other jobs shown generically when present.
-var ExtraTables = []string{"properties", "consistency", "similarity"}
+// ExtraTables are the tables of other jobs shown generically when present, by the
+// section that shows them (page order).
+var ExtraTables = []struct{ Section, Table string }{
+	{"properties", "transformations"}, {"properties", "property_results"}, {"properties", "search"},
+	{"consistency", "consistency_results"}, {"consistency", "repairs"},
+	{"similarity", "similarity_stats"}, {"similarity", "similarity"},
+}
 
 // maxGenericRows bounds the rows of a generic table kept for the page.
 const maxGenericRows = 200
@@ -104,14 +113,20 @@ func Load(ctx context.Context, b *blob.Bucket) (*Run, error) {
 	read("profiles", func() (err error) { r.Profiles, err = sink.Read[schemas.ProfileRow](ctx, b, "profiles"); return })
 	read("noise", func() (err error) { r.Noise, err = sink.Read[schemas.NoiseRow](ctx, b, "noise"); return })
 	for _, t := range ExtraTables {
-		g, err := readGeneric(ctx, b, t)
+		g, err := readGeneric(ctx, b, t.Table)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", t, err))
+			errs = append(errs, fmt.Errorf("%s: %w", t.Table, err))
 			continue
 		}
-		if g != nil {
+		if g != nil && g.Total > 0 {
+			g.Section = t.Section
 			r.Extra = append(r.Extra, *g)
 		}
+	}
+	// The job's printed summary (Table 3, F1 per metric, correlations...), which launch
+	// keeps beside the tables; older runs have none.
+	if data, err := b.ReadAll(ctx, "summary.txt"); err == nil {
+		r.Summary = string(data)
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("report: %v", errs)
