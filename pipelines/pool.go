@@ -28,15 +28,11 @@ type tools struct {
 // execute.Cached over that directory or bucket, outside the coalescer so that hits
 // never wait for an engine slot.
 func openTools(ctx context.Context, specs []string, workDir string, parallel int, execCache string) (*tools, error) {
-	t := &tools{engines: map[string]execute.Engine{}}
-	for _, spec := range specs {
-		tr, err := translate.Open(ctx, spec)
-		if err != nil {
-			t.Close()
-			return nil, fmt.Errorf("translator %q: %w", spec, err)
-		}
-		t.translators = append(t.translators, tr)
+	t, err := openTranslators(ctx, specs)
+	if err != nil {
+		return nil, err
 	}
+	t.engines = map[string]execute.Engine{}
 	for _, lang := range execute.Langs() {
 		e, err := execute.Open(lang, execute.Options{WorkDir: workDir})
 		if err != nil {
@@ -56,6 +52,20 @@ func openTools(ctx context.Context, specs []string, workDir string, parallel int
 		for lang, e := range t.engines {
 			t.engines[lang] = execute.Cached(e, c, execute.Version(lang))
 		}
+	}
+	return t, nil
+}
+
+// openTranslators opens the translators of specs (a Translate stage needs no engine).
+func openTranslators(ctx context.Context, specs []string) (*tools, error) {
+	t := &tools{}
+	for _, spec := range specs {
+		tr, err := translate.Open(ctx, spec)
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("translator %q: %w", spec, err)
+		}
+		t.translators = append(t.translators, tr)
 	}
 	return t, nil
 }

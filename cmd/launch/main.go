@@ -366,7 +366,8 @@ func run() error {
 	if err := jb.build(s, sc); err != nil {
 		return err
 	}
-	err = beamx.Run(ctx, p)
+	res, err := beamx.RunWithMetrics(ctx, p)
+	m.Counters = pipelines.Counters(res)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
 	if err != nil {
 		return fmt.Errorf("pipeline failed: %w", err)
