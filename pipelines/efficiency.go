@@ -651,9 +651,22 @@ func effSuites(jobs []effJob) [][]effJob {
 	return out
 }
 
-func keyEffOutcome(o EfficiencyOutput) (string, TaskOutcome) { return "all", o.Outcome }
+// effPooledKey is the score key of the rows pooled over every direction.
+const effPooledKey = AllLangs
 
-// effScoreFn aggregates every task outcome (AggregateEfficiency).
+// keyEffOutcome keys a task's outcome by its direction, whose rows (Pass, Beyond,
+// intervals, the reference sets) need that direction's tasks only, and by
+// effPooledKey, for the rows over every direction (all-directions figures, the
+// correlations across models, the measurement figures per language): medians,
+// bootstrap intervals and correlations over every task, which no partial
+// aggregate gives.
+func keyEffOutcome(o EfficiencyOutput, emit func(string, TaskOutcome)) {
+	emit(o.Outcome.Task.SrcLang+"-"+o.Outcome.Task.TgtLang, o.Outcome)
+	emit(effPooledKey, o.Outcome)
+}
+
+// effScoreFn aggregates the task outcomes of one score key (AggregateEfficiency)
+// and keeps the rows of that key: one direction's, or the pooled ones.
 type effScoreFn struct {
 	Run string
 }
@@ -665,8 +678,11 @@ func (f *effScoreFn) ProcessElement(key string, outs func(*TaskOutcome) bool, em
 		all = append(all, o)
 		o = TaskOutcome{}
 	}
+	pooled := key == effPooledKey
 	for _, r := range AggregateEfficiency(f.Run, all) {
-		emit(r)
+		if (r.SrcLang == AllLangs) == pooled {
+			emit(r)
+		}
 	}
 }
 
