@@ -37,7 +37,7 @@ func init() {
 	register.DoFn2x0[beam.X, func(string, beam.X)](&batchKeyFn{})
 	register.Emitter2[string, beam.X]()
 	register.Emitter1[evaluate.Output]()
-	register.DoFn3x0[string, func(*evaluate.Item) bool, func(evaluate.Item)](&mergeItemsFn{})
+	register.DoFn4x0[context.Context, string, func(*evaluate.Item) bool, func(evaluate.Item)](&mergeItemsFn{})
 	register.Iter1[evaluate.Item]()
 	register.Emitter1[evaluate.Item]()
 	beam.RegisterType(reflect.TypeOf((*evaluate.Translated)(nil)).Elem())
@@ -137,8 +137,9 @@ func (f *batchKeyFn) ProcessElement(x beam.X, emit func(string, beam.X)) {
 // TransCoder-test problem wins, tasks are deduplicated and sorted.
 type mergeItemsFn struct{}
 
-func (f *mergeItemsFn) ProcessElement(id string, items func(*evaluate.Item) bool, emit func(evaluate.Item)) {
+func (f *mergeItemsFn) ProcessElement(ctx context.Context, id string, items func(*evaluate.Item) bool, emit func(evaluate.Item)) {
 	emit(mergeItems(items))
+	problemsLoaded.Inc(ctx, 1)
 }
 
 // mergeItems is the merge of mergeFn and mergeItemsFn.
@@ -173,6 +174,7 @@ func mergeItems(items func(*evaluate.Item) bool) evaluate.Item {
 }
 
 var (
+	problemsLoaded     = beam.NewCounter("transmute", "problems_loaded")
 	problemsTranslated = beam.NewCounter("transmute", "problems_translated")
 	translateBundles   = beam.NewCounter("transmute", "bundles_translate")
 	executeBundles     = beam.NewCounter("transmute", "bundles_execute")

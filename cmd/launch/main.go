@@ -29,6 +29,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"gocloud.dev/blob"
 
+	"transmute/internal/progress"
 	"transmute/io/blobs"
 	"transmute/io/corpus"
 	"transmute/io/sink"
@@ -362,11 +363,26 @@ func run() error {
 			f.Close()
 		}()
 	}
+	stopLive := func() {}
+	if c.Progress && inProcess() && (*job == "evaluate" || *job == "mbta") {
+		// Progress from the job's counters, polled from the job service; the DoFns'
+		// per-process meters (the other jobs' and a remote worker's fallback) stay quiet.
+		if cli, err := startJobServer(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "launch: no live progress: %v\n", err)
+		} else {
+			sc.Progress = false
+			meter := progress.Stderr("transmute "+*job, "problems")
+			meter.Every = 5 * time.Second
+			stopLive = pollProgress(ctx, cli, meter, "problems_evaluated", "problems_loaded", time.Second)
+		}
+	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := jb.build(s, sc); err != nil {
+		stopLive()
 		return err
 	}
 	res, err := beamx.RunWithMetrics(ctx, p)
+	stopLive()
 	m.Counters = pipelines.Counters(res)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
 	if err != nil {
