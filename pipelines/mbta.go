@@ -44,7 +44,7 @@ type MBTAOptions struct {
 }
 
 func init() {
-	register.DoFn4x1[context.Context, string, func(*evaluate.Item) bool, func(mbta.Output), error](&mbtaFn{})
+	beam.RegisterType(reflect.TypeOf((*mbtaFn)(nil)).Elem())
 	register.Emitter1[mbta.Output]()
 	beam.RegisterType(reflect.TypeOf((*mbtaScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Output)(nil)).Elem())

@@ -94,13 +94,14 @@ const coalesceMax = 48
 // without the wait the first of them would take the slot alone.
 const coalesceLinger = 50 * time.Millisecond
 
-// feeders is how many problems per unit of parallelism the evaluate and MBTA pools
-// keep in flight: more problems than engine slots, so that the coalescers find small
+// feeders is how many problems per unit of parallelism the consistency and
+// properties pools keep in flight: more problems than engine slots, so that the coalescers find small
 // batches to group while the slots are busy.
 const feeders = 4
 
-// runPool applies fn to every item with its own pool of workers (Prism runs a stage
-// as one bundle, so parallelism must come from inside the DoFn) and hands each result
+// runPool applies fn to every item with its own pool of workers (the consistency and
+// properties jobs, still one shard per element; the other jobs use runBatch on
+// batches the runner spreads) and hands each result
 // to each on the calling goroutine: Beam emitters are not safe for concurrent use.
 func runPool[I, O any](items []I, workers int, fn func(I) O, each func(O)) {
 	work := make(chan I)
