@@ -135,7 +135,10 @@ var (
 	mbtaBundles   = beam.NewCounter("transmute", "bundles_mbta")
 )
 
-func (f *mbtaFn) StartBundle(ctx context.Context, _ func(mbta.Output)) { mbtaBundles.Inc(ctx, 1) }
+func (f *mbtaFn) StartBundle(ctx context.Context, _ func(mbta.Output)) {
+	mbtaBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, mutantsJudged)
+}
 
 func (f *mbtaFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(mbta.Output)) error {
 	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,

@@ -200,6 +200,7 @@ func (f *translateFn) Teardown() error {
 
 func (f *translateFn) StartBundle(ctx context.Context, _ func(evaluate.Translated)) {
 	translateBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsTranslated)
 }
 
 func (f *translateFn) ProcessElement(ctx context.Context, it evaluate.Item, emit func(evaluate.Translated)) error {
@@ -241,6 +242,19 @@ func (f *executeFn) Teardown() error {
 
 func (f *executeFn) StartBundle(ctx context.Context, _ func(evaluate.Output)) {
 	executeBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, programsRun)
+}
+
+// announceCounters creates a bundle's counters at its start, so that the first
+// progress report (after 100 ms) tells Prism their short ids. Prism v2.77.0 keeps
+// one pending payload per unknown short id: two bundles that finish before it has
+// asked the worker for the id's metadata overwrite each other's count, and a run of
+// the bundled corpus once recorded 26 of its 30 problems_evaluated (the tables had
+// all 30). With the ids known early the race needs a bundle shorter than a tick.
+func announceCounters(ctx context.Context, cs ...beam.Counter) {
+	for _, c := range cs {
+		c.Inc(ctx, 0)
+	}
 }
 
 func (f *executeFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Translated) bool, emit func(evaluate.Output)) error {
