@@ -29,11 +29,10 @@ type Config struct {
 	Parallelism int `json:"parallelism"`
 	// Shards is the number of Parquet files per table (Beam keys of the writes).
 	Shards int `json:"shards"`
-	// ComputeShards is the number of groups the problems are evaluated in (the Beam
-	// keys of the evaluate, MBTA and efficiency stages; each group runs its own
-	// worker pool). 0 means Shards. cmd/launch sets 1 when the pipeline runs in
-	// process: Prism runs the groups one after another, and each group's pool left a
-	// core idle while the slowest problem of the group finished.
+	// ComputeShards is the number of groups the consistency and properties jobs run
+	// their problems in (each group with its own worker pool). 0 means Shards.
+	// The evaluate, MBTA and efficiency jobs ignore it: their units of work are
+	// problems and batches that the runner spreads (docs/ARCHITECTURE.md).
 	ComputeShards int `json:"compute_shards"`
 	// Limits for every program run.
 	CPUTime     time.Duration `json:"cpu_time"`

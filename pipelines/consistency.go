@@ -32,12 +32,6 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*ConsistencyGroup)(nil)).Elem())
 	registerTable[schemas.ConsistencyRow]()
 	registerTable[schemas.RepairRow]()
-	beam.RegisterFunction(splitConsVariants)
-	beam.RegisterFunction(splitConsTranslations)
-	beam.RegisterFunction(splitConsExecutions)
-	beam.RegisterFunction(splitConsResults)
-	beam.RegisterFunction(splitConsRepairs)
-	beam.RegisterFunction(splitConsErrors)
 	beam.RegisterFunction(splitConsGroups)
 }
 
@@ -54,13 +48,13 @@ func BuildConsistency(s beam.Scope, c Config) {
 	outs := beam.ParDo(s.Scope("Consistency"), &consistencyFn{Run: c.Run, Translators: c.Translators, ExecCache: c.ExecCache,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, merged))
-	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitConsErrors, outs))
+	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	scores := beam.ParDo(s.Scope("Score"), &consistencyScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitConsGroups, outs)))
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, beam.ParDo(s, splitConsVariants, outs))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, beam.ParDo(s, splitConsTranslations, outs))
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, beam.ParDo(s, splitConsExecutions, outs))
-	writeTable[schemas.ConsistencyRow](s, c.Output, "consistency_results", c.Shards, beam.ParDo(s, splitConsResults, outs))
-	writeTable[schemas.RepairRow](s, c.Output, "repairs", c.Shards, beam.ParDo(s, splitConsRepairs, outs))
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
+	writeTable[schemas.ConsistencyRow](s, c.Output, "consistency_results", c.Shards, Split[schemas.ConsistencyRow](s, outs, "Results"))
+	writeTable[schemas.RepairRow](s, c.Output, "repairs", c.Shards, Split[schemas.RepairRow](s, outs, "Repairs"))
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
 }
@@ -116,37 +110,6 @@ func (f *consistencyFn) ProcessElement(ctx context.Context, shard int, items fun
 		}
 		emit(out)
 	})
-}
-
-func splitConsVariants(o consistency.Output, emit func(schemas.VariantRow)) {
-	for _, r := range o.Variants {
-		emit(r)
-	}
-}
-func splitConsTranslations(o consistency.Output, emit func(schemas.TranslationRow)) {
-	for _, r := range o.Translations {
-		emit(r)
-	}
-}
-func splitConsExecutions(o consistency.Output, emit func(schemas.ExecutionRow)) {
-	for _, r := range o.Executions {
-		emit(r)
-	}
-}
-func splitConsResults(o consistency.Output, emit func(schemas.ConsistencyRow)) {
-	for _, r := range o.Results {
-		emit(r)
-	}
-}
-func splitConsRepairs(o consistency.Output, emit func(schemas.RepairRow)) {
-	for _, r := range o.Repairs {
-		emit(r)
-	}
-}
-func splitConsErrors(o consistency.Output, emit func(schemas.ErrorRow)) {
-	for _, r := range o.Errors {
-		emit(r)
-	}
 }
 
 // splitConsGroups keys one problem's pairs and repairs by score key.

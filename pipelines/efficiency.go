@@ -143,8 +143,6 @@ func init() {
 	}
 	registerTable[schemas.ProfileRow]()
 	registerTable[schemas.NoiseRow]()
-	beam.RegisterFunction(splitEffProfiles)
-	beam.RegisterFunction(splitEffErrors)
 	beam.RegisterFunction(keyEffOutcome)
 }
 
@@ -161,14 +159,17 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	o = o.withDefaults()
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
-		PerDirection: o.PerDirection, Shards: c.ComputeShards}, specs)
-	checked, checkErrs := beam.ParDo2(s.Scope("CheckDefaultTests"), &effCheckFn{Run: c.Run, Translators: c.Translators,
+		PerDirection: o.PerDirection}, specs)
+	check := s.Scope("CheckDefaultTests")
+	checked, checkErrs := beam.ParDo2(check, &effCheckFn{Run: c.Run, Translators: c.Translators,
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache}, beam.GroupByKey(s, items))
+		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache}, Batches(check, items))
+	// The GroupByKey (per problem) is also a barrier: profiling starts once every
+	// default-test check is done, so that no check competes with it for the cores.
 	outs, noise := beam.ParDo2(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
-		Progress: c.Progress, Shards: c.ComputeShards}, beam.GroupByKey(s, checked))
-	profiles := beam.ParDo(s, splitEffProfiles, outs)
-	errs := beam.Flatten(s, loadErrs, checkErrs, beam.ParDo(s, splitEffErrors, outs), translatorInputErrors(s, c))
+		Progress: c.Progress}, beam.GroupByKey(s, checked))
+	profiles := Split[schemas.ProfileRow](s, outs, "Outcome.Profiles")
+	errs := beam.Flatten(s, loadErrs, checkErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))
 
 	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
@@ -177,24 +178,17 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	writeTable[schemas.NoiseRow](s, c.Output, "noise", 1, noise)
 }
 
-func effShard(id string, shards int) int {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return int(h.Sum32() % uint32(max(shards, 1)))
-}
-
 // effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests),
 // samples per direction the tasks whose target language has an ingested suite, and
 // apart from them the tasks without one (checked on their default tests for Pass
-// over every task, not profiled), and emits one item per problem keyed by shard.
+// over every task, not profiled), and emits one item per problem.
 type effLoadFn struct {
 	Run          string
 	Directions   string
 	PerDirection int
-	Shards       int
 }
 
-func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(int, EfficiencyItem), emitErr func(schemas.ErrorRow)) error {
+func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(EfficiencyItem), emitErr func(schemas.ErrorRow)) error {
 	kind, rest, _ := strings.Cut(spec, ":")
 	if kind != "trace" {
 		return fmt.Errorf("efficiency job: corpus %q: want trace:<dir> (stress suites come from <dir>/Trace_Tests)", spec)
@@ -266,15 +260,15 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(i
 			}
 		}
 		sort.Slice(it.Suites, func(i, j int) bool { return it.Suites[i].Lang < it.Suites[j].Lang })
-		emit(effShard(id, f.Shards), it)
+		emit(it)
 	}
 	log.Infof(ctx, "efficiency: corpus %s: %d tasks with a stress suite, %d without (default tests only), %d sampled over %d problems",
 		spec, len(tasks), len(noSuite), len(sampled), len(order))
 	return nil
 }
 
-// effCheckFn runs the default tests of every task (transforms/evaluate) with its
-// own worker pool and emits, per problem, the translations that pass.
+// effCheckFn runs the default tests of every task of a batch of problems
+// (transforms/evaluate) and emits, per problem, the translations that pass.
 type effCheckFn struct {
 	Run         string
 	Translators []string
@@ -288,34 +282,33 @@ type effCheckFn struct {
 	ExecCache   string
 
 	ev    *evaluate.Evaluator
-	tools *tools
-}
-
-func (f *effCheckFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	f.tools = t
-	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
-	return nil
+	tools lazyTools
 }
 
 func (f *effCheckFn) Teardown() error {
-	f.tools.Close()
+	f.tools.release()
 	return nil
 }
 
-func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*EfficiencyItem) bool,
-	emit func(int, EfficiencyProblem), emitErr func(schemas.ErrorRow)) {
-	batch := collect(items)
-	effCheckMeter.AddTotal(int64(len(batch)))
+func (f *effCheckFn) ProcessElement(ctx context.Context, _ string, batch func(*EfficiencyItem) bool,
+	emit func(string, EfficiencyProblem), emitErr func(schemas.ErrorRow)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
+		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	if err != nil {
+		return err
+	}
+	if f.ev == nil {
+		f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
+	}
 	type result struct {
 		p    EfficiencyProblem
 		errs []schemas.ErrorRow
 	}
-	runPool(batch, f.Parallelism, func(item EfficiencyItem) result {
+	runBatch(batch, func(item EfficiencyItem) result {
+		if f.Progress {
+			effCheckMeter.AddTotal(1)
+		}
 		out := f.ev.Evaluate(ctx, item.Item)
 		return result{checkedProblem(item, out), out.Errors}
 	}, func(r result) {
@@ -325,8 +318,9 @@ func (f *effCheckFn) ProcessElement(ctx context.Context, shard int, items func(*
 		for _, e := range r.errs {
 			emitErr(e)
 		}
-		emit(shard, r.p)
+		emit(r.p.ProblemID, r.p)
 	})
+	return nil
 }
 
 // checkedProblem keeps, for each task of item, the translators evaluated, whether
@@ -365,15 +359,30 @@ func checkedProblem(item EfficiencyItem, out evaluate.Output) EfficiencyProblem 
 	return ep
 }
 
-// coreLocks makes sure no two profiles of this process run on one core at once,
-// whatever bundles the runner schedules in parallel.
-var coreLocks sync.Map // int -> *sync.Mutex
+// corePools hand out the profiling cores of this process, one profile per core at
+// a time, whatever bundles the runner schedules in parallel (profiling needs its
+// cores to itself: see docs/EFFICIENCY.md). One pool per set of cores.
+var corePools struct {
+	sync.Mutex
+	m map[string]chan int
+}
 
-func lockCore(core int) func() {
-	m, _ := coreLocks.LoadOrStore(core, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+func corePool(cpus []int) chan int {
+	corePools.Lock()
+	defer corePools.Unlock()
+	if corePools.m == nil {
+		corePools.m = map[string]chan int{}
+	}
+	k := fmt.Sprint(cpus)
+	p, ok := corePools.m[k]
+	if !ok {
+		p = make(chan int, len(cpus))
+		for _, c := range cpus {
+			p <- c
+		}
+		corePools.m[k] = p
+	}
+	return p
 }
 
 // lastNoise is when each core was last probed for machine noise, process-wide.
@@ -411,14 +420,14 @@ func NoiseRowOf(run string, s profile.NoiseSample) schemas.NoiseRow {
 		CacheCV: s.Cache.CV()}
 }
 
-// effProfileFn profiles the ground truths and passing translations of a shard's
-// problems with one worker per core in Options.CPUs, and settles every task.
+// effProfileFn profiles the ground truths and passing translations of a problem,
+// each suite on a core of Options.CPUs taken from the process's core pool, and
+// settles every task.
 type effProfileFn struct {
 	Run      string
 	Options  EfficiencyOptions
 	WorkDir  string
 	Progress bool
-	Shards   int
 }
 
 type effJob struct {
@@ -434,7 +443,7 @@ type effMeasured struct {
 	err  error
 }
 
-func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput), emitNoise func(schemas.NoiseRow)) {
+func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems func(*EfficiencyProblem) bool, emit func(EfficiencyOutput), emitNoise func(schemas.NoiseRow)) {
 	var ps []EfficiencyProblem
 	var p EfficiencyProblem
 	for problems(&p) {
@@ -486,58 +495,52 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, shard int, problems f
 	// language and the inputs) is measured once, then the suite's programs are
 	// measured in rounds, one repetition of each per round (profile.ProfileSuite), so
 	// that the programs one task compares share the core and the machine's drift.
-	work := make(chan []effJob)
+	cores := corePool(f.Options.CPUs)
 	var wg sync.WaitGroup
-	for _, core := range f.Options.CPUs {
+	for _, js := range suites {
 		wg.Add(1)
-		go func(core int) {
+		go func(js []effJob) {
 			defer wg.Done()
-			for js := range work {
-				pr := ps[js[0].problem]
-				lang := js[0].lang
-				opt := profile.Options{Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
-					MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir}
-				cands := make([]execute.Candidate, len(js))
-				for k, j := range js {
-					cands[k] = j.cand
-				}
-				unlock := lockCore(core)
-				if due, first := noiseDue(core, f.Options.NoiseEvery); due {
-					s, err := profile.MeasureNoise(core, f.Options.NoiseChunks)
-					mu.Lock()
-					if err == nil {
-						noise = append(noise, NoiseRowOf(f.Run, s))
-						if first && f.Progress {
-							fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (work that does not vary; a program's CV from the machine lies roughly between the two, by how much of its time waits on memory)\n",
-								core, len(s.Compute), efficiency.Millis(s.Compute.Mean()), 100*s.Compute.CV(), efficiency.Millis(s.Cache.Mean()), 100*s.Cache.CV())
-						}
-					} else if !noiseFailed[core] { // the profiles on this core will say why too
-						noiseFailed[core] = true
-						fmt.Fprintf(os.Stderr, "[transmute efficiency] %v\n", err)
-					}
-					mu.Unlock()
-				}
-				reps, errs, err := profile.ProfileSuite(ctx, lang, cands, pr.Params, pr.Returns, suite(pr, lang), opt)
-				unlock()
+			core := <-cores
+			defer func() { cores <- core }()
+			pr := ps[js[0].problem]
+			lang := js[0].lang
+			opt := profile.Options{Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
+				MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir}
+			cands := make([]execute.Candidate, len(js))
+			for k, j := range js {
+				cands[k] = j.cand
+			}
+			if due, first := noiseDue(core, f.Options.NoiseEvery); due {
+				s, err := profile.MeasureNoise(core, f.Options.NoiseChunks)
 				mu.Lock()
-				for k, j := range js {
-					m := effMeasured{core: core, err: err}
-					if err == nil {
-						m.rep, m.err = reps[k], errs[k]
+				if err == nil {
+					noise = append(noise, NoiseRowOf(f.Run, s))
+					if first && f.Progress {
+						fmt.Fprintf(os.Stderr, "\n[transmute efficiency] machine noise on core %d, %d chunks of fixed work: compute %.1f ms a chunk, CV %.1f%%; cache walk %.1f ms, CV %.1f%% (work that does not vary; a program's CV from the machine lies roughly between the two, by how much of its time waits on memory)\n",
+							core, len(s.Compute), efficiency.Millis(s.Compute.Mean()), 100*s.Compute.CV(), efficiency.Millis(s.Cache.Mean()), 100*s.Cache.CV())
 					}
-					measured[j.problem][j.key] = m
+				} else if !noiseFailed[core] { // the profiles on this core will say why too
+					noiseFailed[core] = true
+					fmt.Fprintf(os.Stderr, "[transmute efficiency] %v\n", err)
 				}
 				mu.Unlock()
-				if f.Progress {
-					effProfileMeter.Done(int64(len(js)))
-				}
 			}
-		}(core)
+			reps, errs, err := profile.ProfileSuite(ctx, lang, cands, pr.Params, pr.Returns, suite(pr, lang), opt)
+			mu.Lock()
+			for k, j := range js {
+				m := effMeasured{core: core, err: err}
+				if err == nil {
+					m.rep, m.err = reps[k], errs[k]
+				}
+				measured[j.problem][j.key] = m
+			}
+			mu.Unlock()
+			if f.Progress {
+				effProfileMeter.Done(int64(len(js)))
+			}
+		}(js)
 	}
-	for _, js := range suites {
-		work <- js
-	}
-	close(work)
 	wg.Wait()
 	for _, r := range noise {
 		emitNoise(r)
@@ -646,21 +649,22 @@ func effSuites(jobs []effJob) [][]effJob {
 	return out
 }
 
-func splitEffProfiles(o EfficiencyOutput, emit func(schemas.ProfileRow)) {
-	for _, r := range o.Outcome.Profiles {
-		emit(r)
-	}
+// effPooledKey is the score key of the rows pooled over every direction.
+const effPooledKey = efficiency.AllLangs
+
+// keyEffOutcome keys a task's outcome by its direction, whose rows (Pass, Beyond,
+// intervals, the reference sets) need that direction's tasks only, and by
+// effPooledKey, for the rows over every direction (all-directions figures, the
+// correlations across models, the measurement figures per language): medians,
+// bootstrap intervals and correlations over every task, which no partial
+// aggregate gives.
+func keyEffOutcome(o EfficiencyOutput, emit func(string, efficiency.TaskOutcome)) {
+	emit(o.Outcome.Task.SrcLang+"-"+o.Outcome.Task.TgtLang, o.Outcome)
+	emit(effPooledKey, o.Outcome)
 }
 
-func splitEffErrors(o EfficiencyOutput, emit func(schemas.ErrorRow)) {
-	for _, r := range o.Errors {
-		emit(r)
-	}
-}
-
-func keyEffOutcome(o EfficiencyOutput) (string, efficiency.TaskOutcome) { return "all", o.Outcome }
-
-// effScoreFn aggregates every task outcome (efficiency.Aggregate).
+// effScoreFn aggregates the task outcomes of one score key (AggregateEfficiency)
+// and keeps the rows of that key: one direction's, or the pooled ones.
 type effScoreFn struct {
 	Run string
 }
@@ -672,8 +676,11 @@ func (f *effScoreFn) ProcessElement(key string, outs func(*efficiency.TaskOutcom
 		all = append(all, o)
 		o = efficiency.TaskOutcome{}
 	}
+	pooled := key == effPooledKey
 	for _, r := range efficiency.Aggregate(f.Run, all) {
-		emit(r)
+		if (r.SrcLang == efficiency.AllLangs) == pooled {
+			emit(r)
+		}
 	}
 }
 

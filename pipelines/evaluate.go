@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"reflect"
-	"sort"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -14,15 +12,12 @@ import (
 	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
-	"transmute/transforms/values"
 )
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*loadFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mergeFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*evaluateFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*scoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Item)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Output)(nil)).Elem())
@@ -30,12 +25,6 @@ func init() {
 		schemas.ResultRow{}, schemas.ScoreRow{}, schemas.ErrorRow{}, schemas.FidelityRow{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	beam.RegisterFunction(splitProblems)
-	beam.RegisterFunction(splitTranslations)
-	beam.RegisterFunction(splitExecutions)
-	beam.RegisterFunction(splitResults)
-	beam.RegisterFunction(splitFidelity)
-	beam.RegisterFunction(splitErrors)
 	beam.RegisterFunction(keyResult)
 }
 
@@ -115,116 +104,16 @@ type mergeFn struct {
 }
 
 func (f *mergeFn) ProcessElement(id string, items func(*evaluate.Item) bool, emit func(int, evaluate.Item)) {
-	var merged evaluate.Item
-	first := true
-	seen := map[schemas.Task]bool{}
-	var it evaluate.Item
-	for items(&it) {
-		if first || (merged.Problem.Corpus != "transcoder" && it.Problem.Corpus == "transcoder") {
-			merged.Problem = it.Problem
-			first = false
-		}
-		for _, t := range it.Tasks {
-			if !seen[t] {
-				seen[t] = true
-				merged.Tasks = append(merged.Tasks, t)
-			}
-		}
-	}
-	sort.Slice(merged.Tasks, func(i, j int) bool {
-		a, b := merged.Tasks[i], merged.Tasks[j]
-		if a.Corpus != b.Corpus {
-			return a.Corpus < b.Corpus
-		}
-		if a.SrcLang != b.SrcLang {
-			return a.SrcLang < b.SrcLang
-		}
-		return a.TgtLang < b.TgtLang
-	})
+	merged := mergeItems(items)
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	emit(int(h.Sum32()%uint32(max(f.Shards, 1))), merged)
-}
-
-// evaluateFn evaluates the problems of one shard with its own worker pool
-// (Prism runs a stage as one bundle, so parallelism must come from inside).
-type evaluateFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	CppArgs     string
-	WorkDir     string
-	Progress    bool
-	ExecCache   string
-
-	ev    *evaluate.Evaluator
-	tools *tools
-}
-
-func (f *evaluateFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	f.tools = t
-	f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
-	return nil
-}
-
-func (f *evaluateFn) Teardown() error {
-	f.tools.Close()
-	return nil
 }
 
 var (
 	problemsDone = beam.NewCounter("transmute", "problems_evaluated")
 	programsRun  = beam.NewCounter("transmute", "programs_run")
 )
-
-func (f *evaluateFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(evaluate.Output)) {
-	batch := collect(items)
-	evalMeter.AddTotal(int64(len(batch)))
-	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) evaluate.Output { return f.ev.Evaluate(ctx, it) }, func(out evaluate.Output) {
-		problemsDone.Inc(ctx, 1)
-		programsRun.Inc(ctx, int64(len(out.Executions)))
-		PauseAt("evaluate")
-		if f.Progress {
-			evalMeter.Done(1)
-		}
-		emit(out)
-	})
-}
-
-func splitProblems(o evaluate.Output, emit func(schemas.Problem)) { emit(o.Problem) }
-func splitTranslations(o evaluate.Output, emit func(schemas.TranslationRow)) {
-	for _, r := range o.Translations {
-		emit(r)
-	}
-}
-func splitExecutions(o evaluate.Output, emit func(schemas.ExecutionRow)) {
-	for _, r := range o.Executions {
-		emit(r)
-	}
-}
-func splitResults(o evaluate.Output, emit func(schemas.ResultRow)) {
-	for _, r := range o.Results {
-		emit(r)
-	}
-}
-func splitFidelity(o evaluate.Output, emit func(schemas.FidelityRow)) {
-	for _, r := range o.Fidelity {
-		emit(r)
-	}
-}
-func splitErrors(o evaluate.Output, emit func(schemas.ErrorRow)) {
-	for _, r := range o.Errors {
-		emit(r)
-	}
-}
 
 func keyResult(r schemas.ResultRow) (string, schemas.ResultRow) { return score.KeyOf(r).String(), r }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
 
@@ -36,6 +37,24 @@ type Manifest struct {
 	// Workers are the records of the worker processes (pipelines.RecordWorker);
 	// Versions and Protections are the first one's.
 	Workers []WorkerInfo `json:"workers,omitempty"`
+	// Counters are the run's Beam counters (namespace transmute), summed over steps:
+	// work done per stage and bundles_<stage>, how many bundles the runner ran it in.
+	Counters map[string]int64 `json:"counters,omitempty"`
+}
+
+// Counters sums the committed transmute counters of a finished run by name (nil
+// when the runner returned no result).
+func Counters(res beam.PipelineResult) map[string]int64 {
+	if res == nil {
+		return nil
+	}
+	out := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "transmute" {
+			out[c.Name()] += c.Result()
+		}
+	}
+	return out
 }
 
 // Versions of the module's key dependencies and of the toolchains.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"gocloud.dev/blob"
 
 	"transmute/schemas"
@@ -36,17 +37,13 @@ type MBTAOptions struct {
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*mbtaFn)(nil)).Elem())
+	register.Emitter1[mbta.Output]()
 	beam.RegisterType(reflect.TypeOf((*mbtaScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Output)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Group)(nil)).Elem())
 	registerTable[schemas.VariantRow]()
 	registerTable[schemas.MutantResultRow]()
-	beam.RegisterFunction(splitMBTAVariants)
-	beam.RegisterFunction(splitMBTATranslations)
-	beam.RegisterFunction(splitMBTAExecutions)
-	beam.RegisterFunction(splitMBTAMutantResults)
 	beam.RegisterFunction(splitMBTAGroups)
-	beam.RegisterFunction(splitMBTAErrors)
 }
 
 // MBTA's default per-test limits. A mutant that loops forever costs its time limit on
@@ -79,29 +76,31 @@ func MBTADefaults(c Config) Config {
 // MBTATables.
 func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	c = c.WithDefaults()
-	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
-	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
-	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
-	outs := beam.ParDo(s.Scope("MBTA"), &mbtaFn{Run: c.Run, Translators: c.Translators,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress, Options: m, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
+	items, loadErrs := Load(s, c)
+	outs := mbtaStage(s, c, m, items)
 
-	variants := beam.ParDo(s, splitMBTAVariants, outs)
-	translations := beam.ParDo(s, splitMBTATranslations, outs)
-	executions := beam.ParDo(s, splitMBTAExecutions, outs)
-	mutants := beam.ParDo(s, splitMBTAMutantResults, outs)
-	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitMBTAErrors, outs), translatorInputErrors(s, c))
+	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &mbtaScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitMBTAGroups, outs)))
 
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, variants)
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, translations)
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, executions)
-	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.Shards, mutants)
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
+	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.Shards, Split[schemas.MutantResultRow](s, outs, "MutantResults"))
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
 }
 
-// mbtaFn runs MBTA on the problems of one shard with its own worker pool.
+// mbtaStage expands each problem into mutants and translates, executes and judges
+// them (transforms/mbta.Runner, which does the three in one, per problem: its
+// translations depend on the mutants it keeps), in batches of problems.
+func mbtaStage(s beam.Scope, c Config, m MBTAOptions, items beam.PCollection) beam.PCollection {
+	s = s.Scope("MBTA")
+	return beam.ParDo(s, &mbtaFn{Run: c.Run, Translators: c.Translators,
+		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
+		WorkDir: c.WorkDir, Progress: c.Progress, Options: m, ExecCache: c.ExecCache}, Batches(s, items))
+}
+
+// mbtaFn runs MBTA on a batch of problems with the worker's shared tools.
 type mbtaFn struct {
 	Run         string
 	Translators []string
@@ -115,34 +114,43 @@ type mbtaFn struct {
 	ExecCache   string
 
 	runner *mbta.Runner
-	tools  *tools
-}
-
-func (f *mbtaFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	f.tools = t
-	f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
-		Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
-			MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
-		MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
-	return nil
+	tools  lazyTools
 }
 
 func (f *mbtaFn) Teardown() error {
-	f.tools.Close()
+	f.tools.release()
 	return nil
 }
 
-var mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
+var (
+	mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
+	mbtaBundles   = beam.NewCounter("transmute", "bundles_mbta")
+)
 
-func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(mbta.Output)) {
-	batch := collect(items)
-	mbtaMeter.AddTotal(int64(len(batch)))
-	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) mbta.Output { return f.runner.Evaluate(ctx, it) }, func(out mbta.Output) {
+func (f *mbtaFn) StartBundle(ctx context.Context, _ func(mbta.Output)) {
+	mbtaBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, mutantsJudged)
+}
+
+func (f *mbtaFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(mbta.Output)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
+		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
+				MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
+			MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
+	}
+	runBatch(batch, func(it evaluate.Item) mbta.Output {
+		if f.Progress {
+			mbtaMeter.AddTotal(1)
+		}
+		return f.runner.Evaluate(ctx, it)
+	}, func(out mbta.Output) {
 		problemsDone.Inc(ctx, 1)
 		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))
 		if f.Progress {
@@ -150,33 +158,9 @@ func (f *mbtaFn) ProcessElement(ctx context.Context, shard int, items func(*eval
 		}
 		emit(out)
 	})
+	return nil
 }
 
-func splitMBTAVariants(o mbta.Output, emit func(schemas.VariantRow)) {
-	for _, r := range o.Variants {
-		emit(r)
-	}
-}
-func splitMBTATranslations(o mbta.Output, emit func(schemas.TranslationRow)) {
-	for _, r := range o.Translations {
-		emit(r)
-	}
-}
-func splitMBTAExecutions(o mbta.Output, emit func(schemas.ExecutionRow)) {
-	for _, r := range o.Executions {
-		emit(r)
-	}
-}
-func splitMBTAMutantResults(o mbta.Output, emit func(schemas.MutantResultRow)) {
-	for _, r := range o.MutantResults {
-		emit(r)
-	}
-}
-func splitMBTAErrors(o mbta.Output, emit func(schemas.ErrorRow)) {
-	for _, r := range o.Errors {
-		emit(r)
-	}
-}
 func splitMBTAGroups(o mbta.Output, emit func(string, mbta.Group)) {
 	for _, g := range o.Groups {
 		emit(g.Key().String(), g)

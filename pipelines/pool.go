@@ -28,15 +28,11 @@ type tools struct {
 // execute.Cached over that directory or bucket, outside the coalescer so that hits
 // never wait for an engine slot.
 func openTools(ctx context.Context, specs []string, workDir string, parallel int, execCache string) (*tools, error) {
-	t := &tools{engines: map[string]execute.Engine{}}
-	for _, spec := range specs {
-		tr, err := translate.Open(ctx, spec)
-		if err != nil {
-			t.Close()
-			return nil, fmt.Errorf("translator %q: %w", spec, err)
-		}
-		t.translators = append(t.translators, tr)
+	t, err := openTranslators(ctx, specs)
+	if err != nil {
+		return nil, err
 	}
+	t.engines = map[string]execute.Engine{}
 	for _, lang := range execute.Langs() {
 		e, err := execute.Open(lang, execute.Options{WorkDir: workDir})
 		if err != nil {
@@ -56,6 +52,20 @@ func openTools(ctx context.Context, specs []string, workDir string, parallel int
 		for lang, e := range t.engines {
 			t.engines[lang] = execute.Cached(e, c, execute.Version(lang))
 		}
+	}
+	return t, nil
+}
+
+// openTranslators opens the translators of specs (a Translate stage needs no engine).
+func openTranslators(ctx context.Context, specs []string) (*tools, error) {
+	t := &tools{}
+	for _, spec := range specs {
+		tr, err := translate.Open(ctx, spec)
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("translator %q: %w", spec, err)
+		}
+		t.translators = append(t.translators, tr)
 	}
 	return t, nil
 }
@@ -84,13 +94,14 @@ const coalesceMax = 48
 // without the wait the first of them would take the slot alone.
 const coalesceLinger = 50 * time.Millisecond
 
-// feeders is how many problems per unit of parallelism the evaluate and MBTA pools
-// keep in flight: more problems than engine slots, so that the coalescers find small
+// feeders is how many problems per unit of parallelism the consistency and
+// properties pools keep in flight: more problems than engine slots, so that the coalescers find small
 // batches to group while the slots are busy.
 const feeders = 4
 
-// runPool applies fn to every item with its own pool of workers (Prism runs a stage
-// as one bundle, so parallelism must come from inside the DoFn) and hands each result
+// runPool applies fn to every item with its own pool of workers (the consistency and
+// properties jobs, still one shard per element; the other jobs use runBatch on
+// batches the runner spreads) and hands each result
 // to each on the calling goroutine: Beam emitters are not safe for concurrent use.
 func runPool[I, O any](items []I, workers int, fn func(I) O, each func(O)) {
 	work := make(chan I)

@@ -2,8 +2,8 @@ package pipelines
 
 import "transmute/internal/progress"
 
-// The progress meters of the stages (process-wide: Prism runs in process; see
-// internal/progress for why not Beam metrics).
+// The progress meters of the stages: process-wide, so a fallback for the jobs whose
+// progress launch does not poll from the job's Beam counters (cmd/launch/live.go).
 var (
 	evalMeter       = progress.Stderr("transmute", "problems evaluated")
 	mbtaMeter       = progress.Stderr("transmute mbta", "problems")

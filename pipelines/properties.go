@@ -36,12 +36,7 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*properties.Output)(nil)).Elem())
 	registerTable[schemas.PropertyResultRow]()
 	registerTable[schemas.TransformationRow]()
-	beam.RegisterFunction(splitPropVariants)
-	beam.RegisterFunction(splitPropTransformations)
-	beam.RegisterFunction(splitPropTranslations)
-	beam.RegisterFunction(splitPropResults)
 	beam.RegisterFunction(splitPropKeyed)
-	beam.RegisterFunction(splitPropErrors)
 	beam.RegisterFunction(splitPropNanos)
 	beam.RegisterFunction(sumInt64)
 	beam.RegisterFunction(checkSecondsRow)
@@ -62,7 +57,7 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
 		WorkDir: c.WorkDir, Progress: c.Progress, Options: o, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
 
-	errs := beam.Flatten(s, loadErrs, beam.ParDo(s, splitPropErrors, outs))
+	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	if o.Search.Budget > 0 {
 		errs = beam.Flatten(s, errs, buildPropertySearch(s, c, o, merged))
 	}
@@ -70,10 +65,10 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	nanos := beam.Combine(s.Scope("CheckTime"), sumInt64, beam.ParDo(s, splitPropNanos, outs))
 	scores = beam.Flatten(s, scores, beam.ParDo(s, checkSecondsRow, nanos))
 
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, beam.ParDo(s, splitPropVariants, outs))
-	writeTable[schemas.TransformationRow](s, c.Output, "transformations", c.Shards, beam.ParDo(s, splitPropTransformations, outs))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, beam.ParDo(s, splitPropTranslations, outs))
-	writeTable[schemas.PropertyResultRow](s, c.Output, "property_results", c.Shards, beam.ParDo(s, splitPropResults, outs))
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TransformationRow](s, c.Output, "transformations", c.Shards, Split[schemas.TransformationRow](s, outs, "Transformations"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.PropertyResultRow](s, c.Output, "property_results", c.Shards, Split[schemas.PropertyResultRow](s, outs, "Results"))
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
 }
@@ -132,31 +127,6 @@ func (f *propertiesFn) ProcessElement(ctx context.Context, shard int, items func
 		})
 }
 
-func splitPropVariants(o properties.Output, emit func(schemas.VariantRow)) {
-	for _, r := range o.Variants {
-		emit(r)
-	}
-}
-func splitPropTransformations(o properties.Output, emit func(schemas.TransformationRow)) {
-	for _, r := range o.Transformations {
-		emit(r)
-	}
-}
-func splitPropTranslations(o properties.Output, emit func(schemas.TranslationRow)) {
-	for _, r := range o.Translations {
-		emit(r)
-	}
-}
-func splitPropResults(o properties.Output, emit func(schemas.PropertyResultRow)) {
-	for _, r := range o.Results {
-		emit(r)
-	}
-}
-func splitPropErrors(o properties.Output, emit func(schemas.ErrorRow)) {
-	for _, r := range o.Errors {
-		emit(r)
-	}
-}
 func splitPropKeyed(o properties.Output, emit func(string, schemas.PropertyResultRow)) {
 	for _, r := range o.Results {
 		emit(score.Key{Translator: r.Translator, Corpus: r.Corpus, SrcLang: r.SrcLang, TgtLang: r.TgtLang}.String(), r)

@@ -29,6 +29,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"gocloud.dev/blob"
 
+	"transmute/internal/progress"
 	"transmute/io/blobs"
 	"transmute/io/corpus"
 	"transmute/io/sink"
@@ -119,9 +120,9 @@ func run() error {
 		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
 		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
-		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); four times as many problems are in flight, so that small C++ batches can be compiled together")
+		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); the problems of a batch (4) run at once, so that small C++ batches can be compiled together")
 		shards               = flag.Int("shards", 0, "Parquet files per table (default 4)")
-		computeShards        = flag.Int("compute-shards", 0, "groups the problems are evaluated in, each with its own worker pool (default 1 in process, where Prism runs them one after another; else --shards)")
+		computeShards        = flag.Int("compute-shards", 0, "consistency and properties jobs: groups the problems are run in, each with its own worker pool (default 1 in process; else --shards)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: to whatever the function takes) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts; a translation that cannot take them is a compile error)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
@@ -375,12 +376,28 @@ func run() error {
 			f.Close()
 		}()
 	}
+	stopLive := func() {}
+	if c.Progress && inProcess() && (*job == "evaluate" || *job == "mbta") {
+		// Progress from the job's counters, polled from the job service; the DoFns'
+		// per-process meters (the other jobs' and a remote worker's fallback) stay quiet.
+		if cli, err := startJobServer(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "launch: no live progress: %v\n", err)
+		} else {
+			sc.Progress = false
+			meter := progress.Stderr("transmute "+*job, "problems")
+			meter.Every = 5 * time.Second
+			stopLive = pollProgress(ctx, cli, meter, "problems_evaluated", "problems_loaded", time.Second)
+		}
+	}
 	p, s := beam.NewPipelineWithRoot()
 	pipelines.RecordWorker(s, sc.Output) // the manifest reports the workers' toolchains
 	if err := jb.build(s, sc); err != nil {
+		stopLive()
 		return err
 	}
-	err = beamx.Run(ctx, p)
+	res, err := beamx.RunWithMetrics(ctx, p)
+	stopLive()
+	m.Counters = pipelines.Counters(res)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
 	if err != nil {
 		return fmt.Errorf("pipeline failed: %w", err)

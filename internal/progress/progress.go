@@ -2,10 +2,10 @@
 // line that updates in place (counts, elapsed time, ETA), elsewhere (a log file, CI)
 // a plain line at most every Every, so that logs hold no carriage-return runs.
 //
-// The counts are process-wide: Prism runs the pipeline in this process. Beam metrics
-// counters (the stages' problems_evaluated and programs_run) carry the same counts to
-// the runner, but the Go SDK hands them to the launcher only when the job ends, so
-// they cannot drive a live line.
+// A meter is fed either by cmd/launch from the job's Beam counters, polled from the
+// job service while the job runs (evaluate and MBTA in process), or, as a fallback,
+// by the DoFns of this process (the other jobs): those counts are process-wide and
+// say nothing of workers in other processes.
 package progress
 
 import (

@@ -76,20 +76,44 @@ type translated struct {
 	id         string
 }
 
-// Evaluate runs one item. It never fails: problems it cannot handle become error rows.
+// Translated is a problem after the Translate step: its tasks, its translation rows
+// (every sample of every supported direction and translator) and the error rows met
+// so far. It is what the Execute step needs, so translation and execution can run
+// as separate pipeline stages (and on separate workers).
+type Translated struct {
+	Item Item
+	// Translators are the names of the evaluator's translators, in order: the results
+	// rows follow it.
+	Translators  []string
+	Translations []schemas.TranslationRow
+	Errors       []schemas.ErrorRow
+	// Done: nothing to execute (the problem has no tests); Errors say why.
+	Done bool
+}
+
+// Evaluate runs one item: Translate, then Execute. It never fails: problems it
+// cannot handle become error rows.
 func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
+	return e.Execute(ctx, e.Translate(ctx, it))
+}
+
+// Translate translates every direction of it once (whatever corpora list it) with
+// every translator that supports it. It needs no engine.
+func (e *Evaluator) Translate(ctx context.Context, it Item) Translated {
 	p := it.Problem
-	out := Output{Problem: p}
+	out := Translated{Item: it}
+	for _, tr := range e.Translators {
+		out.Translators = append(out.Translators, tr.Name())
+	}
 	errRow := func(stage, lang, reason, detail string) {
 		out.Errors = append(out.Errors, schemas.ErrorRow{Run: e.Run, Stage: stage, Corpus: p.Corpus,
 			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
 	}
 	if len(p.Tests) == 0 {
 		errRow("evaluate", "", "no tests", "")
+		out.Done = true
 		return out
 	}
-
-	// 1. Translate every direction once, whatever corpora list it.
 	dirs := map[direction]bool{}
 	for _, t := range it.Tasks {
 		dirs[direction{t.SrcLang, t.TgtLang}] = true
@@ -104,8 +128,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		}
 		return dirList[i].tgt < dirList[j].tgt
 	})
-	var all []translated
-	byDir := map[string][]translated{} // translator|src|tgt -> samples
 	for _, d := range dirList {
 		src, ok := p.Function(d.src)
 		if !ok {
@@ -126,10 +148,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 				res = []translate.Translation{{Status: schemas.TranslationMissing}}
 			}
 			for _, t := range res {
-				x := translated{translator: tr.Name(), dir: d, tr: t, id: TranslationID(tr.Name(), d.src, d.tgt, t.Sample)}
-				all = append(all, x)
-				key := tr.Name() + "|" + d.src + "|" + d.tgt
-				byDir[key] = append(byDir[key], x)
 				out.Translations = append(out.Translations, schemas.TranslationRow{Run: e.Run, Translator: tr.Name(),
 					ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src, TgtLang: d.tgt,
 					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
@@ -140,6 +158,36 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// Execute runs the golds and the translations of t, checks the harness's fidelity and
+// compares every translation with both oracles. It needs the engines only: the
+// translators are t's.
+func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
+	it := t.Item
+	p := it.Problem
+	out := Output{Problem: p, Translations: t.Translations, Errors: t.Errors}
+	if t.Done {
+		return out
+	}
+	errRow := func(stage, lang, reason, detail string) {
+		out.Errors = append(out.Errors, schemas.ErrorRow{Run: e.Run, Stage: stage, Corpus: p.Corpus,
+			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
+	}
+	// The translations, as the scheduler and the comparisons see them.
+	var all []translated
+	byDir := map[string][]translated{} // translator|src|tgt -> samples
+	for _, r := range t.Translations {
+		x := translated{translator: r.Translator, dir: direction{r.SrcLang, r.TgtLang},
+			tr: translate.Translation{Sample: r.Sample, Status: r.Status, Error: r.Error, Code: r.Code, Imports: r.Imports,
+				Entry: r.Entry, PromptHash: r.PromptHash, LatencyMs: r.LatencyMs, TokensIn: r.TokensIn, TokensOut: r.TokensOut,
+				Cached: r.Cached},
+			id: TranslationID(r.Translator, r.SrcLang, r.TgtLang, r.Sample)}
+		all = append(all, x)
+		key := r.Translator + "|" + r.SrcLang + "|" + r.TgtLang
+		byDir[key] = append(byDir[key], x)
 	}
 
 	// 2. The golds (twice each), then the distinct translations (see schedule.go).
@@ -221,11 +269,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 		unsignedWidth = values.CppUnsignedWidth(f.Signature)
 	}
 	for _, task := range it.Tasks {
-		for _, tr := range e.Translators {
-			if !translate.Supports(tr, task.SrcLang, task.TgtLang) {
+		for _, name := range t.Translators {
+			// A translator that does not support the direction has no samples in it.
+			samples := byDir[name+"|"+task.SrcLang+"|"+task.TgtLang]
+			if len(samples) == 0 {
 				continue
 			}
-			samples := byDir[tr.Name()+"|"+task.SrcLang+"|"+task.TgtLang]
 			oracles := []struct {
 				name string
 				id   string
@@ -242,7 +291,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, it Item) Output {
 						progStatus = r.Status
 					}
 					for ti, t := range out.Problem.Tests {
-						row := schemas.ResultRow{Run: e.Run, Translator: tr.Name(), ProblemID: p.ID, Corpus: task.Corpus,
+						row := schemas.ResultRow{Run: e.Run, Translator: name, ProblemID: p.ID, Corpus: task.Corpus,
 							SrcLang: task.SrcLang, TgtLang: task.TgtLang, Sample: x.tr.Sample, Oracle: o.name,
 							TestIndex: t.Index, LangDependent: t.LangDependent, ProgramStatus: progStatus,
 							Status: score.NoTranslation, Nondeterministic: nondet[t.Index]}

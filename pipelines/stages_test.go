@@ -1,0 +1,114 @@
+package pipelines
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"transmute/schemas"
+	"transmute/transforms/efficiency"
+	"transmute/transforms/evaluate"
+)
+
+// The rows of every efficiency score key together are the rows of one aggregate
+// over every task: keying by direction loses and duplicates nothing.
+func TestEfficiencyScoreKeys(t *testing.T) {
+	task := func(id, src, tgt string) schemas.Task {
+		return schemas.Task{ProblemID: id, Corpus: "trace", SrcLang: src, TgtLang: tgt}
+	}
+	outs := []efficiency.TaskOutcome{
+		{Task: task("T1", "cpp", "java"), Translators: []string{"X", "Y"}, PassDefault: []bool{true, true},
+			Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+				effProf(schemas.RoleTranslation, "X", 100, 1000, true), effProf(schemas.RoleTranslation, "Y", 200, 3000, true)}},
+		{Task: task("T2", "cpp", "java"), Translators: []string{"X", "Y"}, PassDefault: []bool{true, false},
+			Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
+				effProf(schemas.RoleTranslation, "X", 300, 2000, true)}},
+		{Task: task("T3", "java", "python"), Translators: []string{"X", "Y"}, PassDefault: []bool{false, true},
+			Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 50, 500, true),
+				effProf(schemas.RoleTranslation, "Y", 40, 700, true)}},
+		{Task: task("T4", "java", "python"), Translators: []string{"X", "Y"}, PassDefault: []bool{true, true}, NoSuite: true},
+	}
+	for i := range outs {
+		if !outs[i].NoSuite {
+			efficiency.ScoreTask(&outs[i], nil, efficiency.DefaultTaskSelection)
+		}
+	}
+	want := efficiency.Aggregate("r", append([]efficiency.TaskOutcome(nil), outs...))
+
+	byKey := map[string][]efficiency.TaskOutcome{}
+	for _, o := range outs {
+		keyEffOutcome(EfficiencyOutput{Outcome: o}, func(k string, o efficiency.TaskOutcome) { byKey[k] = append(byKey[k], o) })
+	}
+	if len(byKey) != 3 {
+		t.Fatalf("%d score keys, want 3 (two directions and the pooled key)", len(byKey))
+	}
+	var got []schemas.ScoreRow
+	for k, os := range byKey {
+		i := 0
+		(&effScoreFn{Run: "r"}).ProcessElement(k, func(o *efficiency.TaskOutcome) bool {
+			if i == len(os) {
+				return false
+			}
+			*o = os[i]
+			i++
+			return true
+		}, func(r schemas.ScoreRow) { got = append(got, r) })
+	}
+	key := func(r schemas.ScoreRow) string {
+		return r.Translator + "|" + r.SrcLang + "|" + r.TgtLang + "|" + r.Subset + "|" + string(r.Metric)
+	}
+	sortRows := func(rs []schemas.ScoreRow) {
+		sort.Slice(rs, func(i, j int) bool { return key(rs[i]) < key(rs[j]) })
+	}
+	sortRows(want)
+	sortRows(got)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows over the keys, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) && !(got[i].Value != got[i].Value && want[i].Value != want[i].Value) {
+			t.Errorf("row %s: got %+v, want %+v", key(want[i]), got[i], want[i])
+		}
+	}
+}
+
+func profileID(r schemas.ProfileRow) string { return r.ProblemID }
+func problemID(p schemas.Problem) string    { return p.ID }
+
+func init() {
+	beam.RegisterFunction(profileID)
+	beam.RegisterFunction(problemID)
+}
+
+// Split emits a slice field's elements, or a plain field's value, by field path.
+func TestSplit(t *testing.T) {
+	p, s := beam.NewPipelineWithRoot()
+	outs := beam.Create(s,
+		EfficiencyOutput{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "a"}, {ProblemID: "b"}}}},
+		EfficiencyOutput{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "c"}}}})
+	ids := beam.ParDo(s, profileID, Split[schemas.ProfileRow](s, outs, "Outcome.Profiles"))
+	passert.Equals(s, ids, "a", "b", "c")
+	problems := beam.Create(s, evaluate.Output{Problem: schemas.Problem{ID: "p1"}}, evaluate.Output{Problem: schemas.Problem{ID: "p2"}})
+	pids := beam.ParDo(s, problemID, Split[schemas.Problem](s, problems, "Problem"))
+	passert.Equals(s, pids, "p1", "p2")
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Split on a field of another type did not panic")
+		}
+	}()
+	Split[schemas.ErrorRow](s, outs, "Outcome.Profiles")
+}
+
+// effProf is one profile row of the score-key test (a copy of the domain tests'
+// helper, which moved with the aggregation to transforms/efficiency).
+func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
+	return schemas.ProfileRow{Role: role, Translator: tr, Status: schemas.StatusOK, CPUMeanMs: cpu, RSSMeanKB: rss,
+		PassDefault: true, StressMatch: correct, Correct: correct, Repetitions: 5, SrcLang: "cpp", TgtLang: "java"}
+}
