@@ -428,19 +428,9 @@ func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, er
 	if len(b.Candidates) == 0 {
 		return out
 	}
-	var res []execute.Result
-	var err error
-	if eng := r.Engines[b.Lang]; eng == nil {
-		err = fmt.Errorf("no execution engine for %s", b.Lang)
-	} else if res, err = eng.Run(ctx, b); err == nil && len(res) != len(b.Candidates) {
-		err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
-	}
+	res, err := execute.RunOn(ctx, r.Engines, b, false)
 	if err != nil {
 		errRow(b.Lang, "engine failure", err.Error())
-		for _, c := range b.Candidates {
-			out[c.ID] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
-		}
-		return out
 	}
 	for i, c := range b.Candidates {
 		out[c.ID] = res[i]

@@ -2,7 +2,7 @@ package evaluate
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"sync"
 
 	"transmute/schemas"
@@ -53,29 +53,14 @@ func (e *Evaluator) batch(p schemas.Problem, lang string) execute.Batch {
 // runBatch runs b on lang's engine; an engine that fails gives every candidate
 // infra_error on every test, and the failure as the second result.
 func (e *Evaluator) runBatch(ctx context.Context, b execute.Batch) ([]execute.Result, string) {
-	eng := e.Engines[b.Lang]
-	if eng == nil {
-		return infraResults(b, "no execution engine for "+b.Lang), "no engine"
-	}
-	res, err := eng.Run(ctx, b)
-	if err == nil && len(res) != len(b.Candidates) {
-		err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
-	}
-	if err != nil {
-		return infraResults(b, err.Error()), err.Error()
+	res, err := execute.RunOn(ctx, e.Engines, b, true)
+	switch {
+	case errors.Is(err, execute.ErrNoEngine):
+		return res, "no engine"
+	case err != nil:
+		return res, err.Error()
 	}
 	return res, ""
-}
-
-func infraResults(b execute.Batch, detail string) []execute.Result {
-	res := make([]execute.Result, len(b.Candidates))
-	for i, c := range b.Candidates {
-		res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: detail}
-		for _, t := range b.Tests {
-			res[i].Tests = append(res[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusInfraError})
-		}
-	}
-	return res
 }
 
 // programKey identifies a translation's program by content: equal programs of

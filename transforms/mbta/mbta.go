@@ -514,25 +514,9 @@ func (m *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, ou
 	if len(b.Candidates) == 0 {
 		return results
 	}
-	var res []execute.Result
-	var err error
-	if eng := m.Engines[b.Lang]; eng == nil {
-		err = fmt.Errorf("no execution engine for %s", b.Lang)
-	} else {
-		res, err = eng.Run(ctx, b)
-		if err == nil && len(res) != len(b.Candidates) {
-			err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
-		}
-	}
+	res, err := execute.RunOn(ctx, m.Engines, b, true)
 	if err != nil {
 		errRow(b.Lang, "engine failure", err.Error())
-		res = make([]execute.Result, len(b.Candidates))
-		for i, c := range b.Candidates {
-			res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
-			for _, t := range p.Tests {
-				res[i].Tests = append(res[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusInfraError})
-			}
-		}
 	}
 	for i, c := range b.Candidates {
 		results[c.ID] = res[i]

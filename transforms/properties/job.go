@@ -546,22 +546,9 @@ func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, er
 	if len(b.Candidates) == 0 {
 		return results
 	}
-	var res []execute.Result
-	var err error
-	if eng := r.Engines[b.Lang]; eng == nil {
-		err = fmt.Errorf("no execution engine for %s", b.Lang)
-	} else {
-		res, err = eng.Run(ctx, b)
-		if err == nil && len(res) != len(b.Candidates) {
-			err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
-		}
-	}
+	res, err := execute.RunOn(ctx, r.Engines, b, false)
 	if err != nil {
 		errRow(b.Lang, "engine failure", err.Error())
-		res = make([]execute.Result, len(b.Candidates))
-		for i, c := range b.Candidates {
-			res[i] = execute.Result{CandidateID: c.ID, Status: schemas.StatusInfraError, Detail: err.Error()}
-		}
 	}
 	for i, c := range b.Candidates {
 		results[c.ID] = res[i]
