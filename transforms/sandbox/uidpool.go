@@ -24,10 +24,22 @@ import (
 // so a leftover of one lease cannot touch the next. A uid that has processes
 // before this process ever leased it, or a passwd entry, belongs to someone
 // else and is never used.
+//
+// Every process of the host draws from the same range (tests of several
+// packages at once, a worker pool beside a launcher), so a lease is also an
+// exclusive flock on a file per uid in a host-wide directory: without it two
+// processes lease the same uid, and one's release scan kills the other's
+// programs (seen in CI: a JVM and a C++ server SIGKILLed mid-run). The kernel
+// drops the lock when its holder dies, so a crash leaks nothing.
 
 // UIDPoolEnv overrides the pool's range as "base:count" (e.g. "40000:1024");
 // "0" or "off" disables the pool (every sandbox runs as nobody).
 const UIDPoolEnv = "TRANSMUTE_SANDBOX_UIDS"
+
+// UIDLockDirEnv overrides the directory of the pool's lock files. It must be
+// the same for every process that uses the range, so it does not follow
+// TMPDIR.
+const UIDLockDirEnv = "TRANSMUTE_SANDBOX_UID_LOCKS"
 
 // Default range: below 65536 so that it is mapped in the usual user-namespaced
 // containers (0-65535), above the usual login and system users, and below
@@ -39,11 +51,12 @@ const (
 
 type uidPool struct {
 	base, count int
+	lockDir     string // "" : no cross-process locks (the directory is unusable)
 	mu          sync.Mutex
 	cond        *sync.Cond
-	free        []int        // uids ready for lease, least recently used first
-	fresh       int          // next never-leased offset
-	leased      map[int]bool // currently leased
+	free        []int            // uids ready for lease, least recently used first
+	fresh       int              // next never-leased offset
+	leased      map[int]*os.File // currently leased, with the lock held (nil without)
 }
 
 var (
@@ -69,10 +82,43 @@ func poolRange() (base, count int, ok bool, err error) {
 	return base, count, true, nil
 }
 
-func newUIDPool(base, count int) *uidPool {
-	p := &uidPool{base: base, count: count, leased: map[int]bool{}}
+func newUIDPool(base, count int, lockDir string) *uidPool {
+	p := &uidPool{base: base, count: count, lockDir: lockDir, leased: map[int]*os.File{}}
 	p.cond = sync.NewCond(&p.mu)
 	return p
+}
+
+// uidLockDir is the host-wide directory of the pool's lock files, created
+// root-only; "" when it cannot be.
+func uidLockDir() string {
+	d := os.Getenv(UIDLockDirEnv)
+	if d == "" {
+		d = "/run/transmute-uids"
+		if st, err := os.Stat("/run"); err != nil || !st.IsDir() {
+			d = "/tmp/transmute-uids" // fixed, not TMPDIR: see UIDLockDirEnv
+		}
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return ""
+	}
+	return d
+}
+
+// lockUID takes u's lock without waiting. ok is false when another process
+// holds it; f is nil when the pool has no lock directory.
+func (p *uidPool) lockUID(u int) (f *os.File, ok bool) {
+	if p.lockDir == "" {
+		return nil, true
+	}
+	f, err := os.OpenFile(filepath.Join(p.lockDir, strconv.Itoa(u)+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, true // as without a lock directory: never stuck on a broken one
+	}
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		f.Close()
+		return nil, false
+	}
+	return f, true
 }
 
 // lease returns a uid no other sandbox uses and no process runs as; it blocks
@@ -81,25 +127,45 @@ func (p *uidPool) lease() (int, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
-		if len(p.free) > 0 {
-			u := p.free[0]
-			p.free = p.free[1:]
-			p.leased[u] = true
-			return u, true
+		// A free uid another process holds now stays in the list for later.
+		for i, u := range p.free {
+			if f, ok := p.lockUID(u); ok {
+				p.free = append(p.free[:i:i], p.free[i+1:]...)
+				p.leased[u] = f
+				return u, true
+			}
 		}
 		for p.fresh < p.count {
 			u := p.base + p.fresh
-			p.fresh++
-			if foreignUID(u) {
+			f, ok := p.lockUID(u)
+			if !ok {
+				// Another process's lease: ours to use once it releases.
+				p.fresh++
+				p.free = append(p.free, u)
 				continue
 			}
-			p.leased[u] = true
+			p.fresh++
+			if foreignUID(u) {
+				if f != nil {
+					f.Close()
+				}
+				continue
+			}
+			p.leased[u] = f
 			return u, true
 		}
-		if len(p.leased) == 0 {
+		switch {
+		case len(p.free) > 0:
+			// The uids left are other processes' for now: their release
+			// does not signal p.cond, so look again shortly.
+			p.mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			p.mu.Lock()
+		case len(p.leased) == 0:
 			return 0, false
+		default:
+			p.cond.Wait()
 		}
-		p.cond.Wait()
 	}
 }
 
@@ -107,9 +173,12 @@ func (p *uidPool) lease() (int, bool) {
 // again.
 func (p *uidPool) release(u int, scan bool) {
 	if scan {
-		killUID(u)
+		killUID(u) // with the lock still held: no other process runs as u yet
 	}
 	p.mu.Lock()
+	if f := p.leased[u]; f != nil {
+		f.Close()
+	}
 	delete(p.leased, u)
 	p.free = append(p.free, u)
 	p.mu.Unlock()
@@ -181,7 +250,7 @@ func leaseSandboxUID(c *caps) (uid, gid int, release func()) {
 	}
 	poolOnce.Do(func() {
 		if base, count, ok, err := poolRange(); ok && err == nil {
-			pool = newUIDPool(base, count)
+			pool = newUIDPool(base, count, uidLockDir())
 		}
 	})
 	if pool == nil {

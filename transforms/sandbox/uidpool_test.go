@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -128,7 +130,7 @@ func TestUIDLeaseKillsLeftovers(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root")
 	}
-	p := newUIDPool(47000, 2)
+	p := newUIDPool(47000, 2, t.TempDir())
 	u, ok := p.lease()
 	if !ok {
 		t.Skip("no free uid in 47000-47001 here")
@@ -148,7 +150,7 @@ func TestUIDLeaseKillsLeftovers(t *testing.T) {
 		t.Errorf("leftover after release: wait = %v, want killed", err)
 	}
 	// A uid with a process we did not start is someone else's: never leased.
-	other := newUIDPool(u, 1)
+	other := newUIDPool(u, 1, t.TempDir())
 	cmd = exec.Command("/bin/sleep", "600")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(u), Gid: uint32(u)}}
 	if err := cmd.Start(); err != nil {
@@ -157,6 +159,80 @@ func TestUIDLeaseKillsLeftovers(t *testing.T) {
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	if v, ok := other.lease(); ok {
 		t.Errorf("leased uid %d that another process runs as", v)
+	}
+}
+
+// TestUIDLeaseAcrossProcesses: two pools over one range and one lock
+// directory, as two processes of the host, never hold the same uid at once; a
+// uid one releases goes to the other. (flock locks conflict between two open
+// files of one process as between processes.) Without the locks, both took
+// 47100 and the first release killed the other's programs.
+func TestUIDLeaseAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	a, b := newUIDPool(47100, 2, dir), newUIDPool(47100, 2, dir)
+	ua, ok := a.lease()
+	if !ok {
+		t.Skip("no free uid in 47100-47101 here")
+	}
+	ub, ok := b.lease()
+	if !ok || ub == ua {
+		t.Fatalf("second pool leased %d (ok %v) while the first holds %d", ub, ok, ua)
+	}
+	// Both uids held: a third lease of b waits until a releases one.
+	got := make(chan int, 1)
+	go func() {
+		u, _ := b.lease()
+		got <- u
+	}()
+	select {
+	case u := <-got:
+		t.Fatalf("leased %d while both uids are held", u)
+	case <-time.After(100 * time.Millisecond):
+	}
+	a.release(ua, false)
+	select {
+	case u := <-got:
+		if u != ua {
+			t.Errorf("after a released %d, b leased %d", ua, u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("b did not lease the uid a released")
+	}
+	// And a cannot take it back while b holds it; it waits for b's release.
+	go func() {
+		u, _ := a.lease()
+		got <- u
+	}()
+	select {
+	case u := <-got:
+		t.Fatalf("a leased %d while b holds both", u)
+	case <-time.After(100 * time.Millisecond):
+	}
+	b.release(ub, false)
+	select {
+	case u := <-got:
+		if u != ub {
+			t.Errorf("after b released %d, a leased %d", ub, u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a did not lease the uid b released")
+	}
+	// The pools hold their lock files: unreachable, the files' finalizers
+	// would close them and drop the locks (the real pool is a global).
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(b)
+}
+
+func TestUIDLockDirIgnoresTMPDIR(t *testing.T) {
+	t.Setenv(UIDLockDirEnv, "")
+	t.Setenv("TMPDIR", t.TempDir())
+	if d := uidLockDir(); d != "" && strings.HasPrefix(d, os.Getenv("TMPDIR")) {
+		t.Errorf("lock directory %s follows TMPDIR: processes with another TMPDIR would not see it", d)
+	}
+	want := filepath.Join(t.TempDir(), "locks")
+	t.Setenv(UIDLockDirEnv, want)
+	if d := uidLockDir(); d != want {
+		t.Errorf("uidLockDir() = %q with %s=%q", d, UIDLockDirEnv, want)
 	}
 }
 
