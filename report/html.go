@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -348,7 +350,12 @@ func mbtaSection(p *page, r *Run) {
 	for _, d := range sortedKeys(mtsVals) {
 		p.f("<h4>%s</h4><div class=plots>%s%s", esc(d), Histogram("individual MTS", mtsVals[d], 10, 0, 1),
 			Histogram("CA per program", caVals[d], 10, 0, 1))
+		// Map order would shuffle the dots (and the page's bytes) from one
+		// rendering to the next.
 		pts := byDir[d]
+		slices.SortFunc(pts, func(a, b Point) int {
+			return cmp.Or(cmp.Compare(a.Label, b.Label), cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y))
+		})
 		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
 		for i, pt := range pts {
 			xs[i], ys[i] = pt.X, pt.Y

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,5 +133,41 @@ func TestOtherJobsSections(t *testing.T) {
 	}
 	if s := Sections(&Run{}); strings.Join(s, ",") != SecOverview {
 		t.Errorf("empty run sections %v", s)
+	}
+}
+
+// TestMBTAScatterDeterministic: the MTS-against-CA scatter of many programs renders
+// the same bytes every time (its points came from map iteration).
+func TestMBTAScatterDeterministic(t *testing.T) {
+	r := &Run{}
+	for i := 0; i < 12; i++ {
+		id := fmt.Sprintf("P%02d", i)
+		for k := 0; k < 3; k++ {
+			v := "survived"
+			if k <= i%3 {
+				v = "killed"
+			}
+			r.Mutants = append(r.Mutants, schemas.MutantResultRow{Translator: "t", ProblemID: id, SrcLang: "java", TgtLang: "python", Verdict: v})
+		}
+		for j := int32(0); j < 4; j++ {
+			r.Executions = append(r.Executions,
+				schemas.ExecutionRow{ProblemID: id, Role: "gold", Lang: "java", TestIndex: j, TestStatus: schemas.StatusOK, Output: "1"},
+				schemas.ExecutionRow{ProblemID: id, Role: "translation", Translator: "t", VariantID: "orig", ProgramID: "tr/t/java-python/orig",
+					TestIndex: j, TestStatus: schemas.StatusOK, Output: fmt.Sprint(1 + min(1, int(j)/(1+i%4)))})
+		}
+	}
+	render := func() string {
+		var b strings.Builder
+		mbtaSection(&page{w: &b}, r)
+		return b.String()
+	}
+	first := render()
+	if !strings.Contains(first, "MTS against CA") {
+		t.Fatal("no scatter rendered")
+	}
+	for i := 0; i < 5; i++ {
+		if render() != first {
+			t.Fatal("the MBTA section differs between two renderings of one run")
+		}
 	}
 }
