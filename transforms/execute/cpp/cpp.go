@@ -21,7 +21,8 @@
 // other suspect is checked alone with -fsyntax-only, and the rest is built again. A
 // group whose messages point at no candidate (a link error) is halved. A candidate
 // gets compile_error only when it would fail to compile alone. Macros a candidate
-// defines or undefines are saved before it and restored after (push_macro).
+// defines or undefines are saved before it and restored after (push_macro); an error
+// in the expansion of a macro is the candidate's that expanded it (attribute).
 //
 // The binary runs in the sandbox once per program, as a server (serve.go) that forks a
 // child per candidate; when the child dies on test k (a signal, a timeout), test k
@@ -591,16 +592,9 @@ func (r *groupRun) contained(g int) bool {
 // under them) that point at the lines of spans.
 func messagesAt(msg string, spans []span) string {
 	var b strings.Builder
-	keep := false
-	for _, line := range strings.SplitAfter(msg, "\n") {
-		if m := diagLineRe.FindStringSubmatch(line); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			keep = inSpans(n, spans)
-		} else if !strings.HasPrefix(line, " ") {
-			keep = false // "In function ...", "In file included from ...": context of what follows
-		}
-		if keep {
-			b.WriteString(line)
+	for _, l := range attribute(msg) {
+		if l.at > 0 && inSpans(l.at, spans) {
+			b.WriteString(l.text)
 		}
 	}
 	return b.String()
@@ -609,15 +603,87 @@ func messagesAt(msg string, spans []span) string {
 // suspects returns the candidates whose lines the compiler's messages mention.
 func suspects(msg string, u unit) map[int]bool {
 	s := map[int]bool{}
-	for _, m := range tuLineRe.FindAllStringSubmatch(msg, -1) {
-		line, _ := strconv.Atoi(m[1])
+	for _, l := range attribute(msg) {
+		if !l.points {
+			continue
+		}
 		for c, spans := range u.spans {
-			if inSpans(line, spans) {
+			if inSpans(l.at, spans) {
 				s[c] = true
 			}
 		}
 	}
 	return s
+}
+
+// msgLine is a line of the compiler's output and the unit line it is about.
+type msgLine struct {
+	text string
+	// at is the unit line the line is about (0: none, as for "In function ..."
+	// context): its own for a diagnostic of the unit, its diagnostic's for a source
+	// excerpt.
+	at int
+	// points tells whether the line is an error (or the "required from" line of an
+	// error inside harness.h) that makes the candidate at line at a suspect; notes
+	// do not (tuLineRe).
+	points bool
+}
+
+// attribute tells which unit line each line of msg is about. An error inside the
+// expansion of a macro is reported where the macro's tokens were spelled, then
+// followed by "in expansion of macro" notes up to the place the code expanded it: the
+// error and its notes are about that last place. Macros a candidate redefines are
+// restored after it (pop_macro), and g++ spells a restored macro's tokens at the
+// line after the pop_macro: an error that a later candidate's use of INT_MAX causes
+// (`int INT_MAX = 9;`) is reported there, on no candidate's line (generate), and at
+// the candidate's line only in the note.
+func attribute(msg string) []msgLine {
+	lines := strings.SplitAfter(msg, "\n")
+	out := make([]msgLine, len(lines))
+	at := 0
+	for k := 0; k < len(lines); k++ {
+		l := lines[k]
+		out[k].text = l
+		if m := diagLineRe.FindStringSubmatch(l); m != nil {
+			at, _ = strconv.Atoi(m[1])
+			out[k].points = tuLineRe.MatchString(l)
+		} else if !strings.HasPrefix(l, " ") {
+			at = 0 // "In function ...", "In file included from ...": context of what follows
+		}
+		out[k].at = at
+		if !errorLineRe.MatchString(l) {
+			continue
+		}
+		// the error's macro notes (source excerpts between them), the last note of
+		// expansion the outermost
+		site, end := 0, k+1
+		for j := k + 1; j < len(lines); j++ {
+			if strings.HasPrefix(lines[j], " ") {
+				continue
+			}
+			m := expansionRe.FindStringSubmatch(lines[j])
+			if m == nil {
+				break
+			}
+			if m[2] == "expansion" {
+				site, _ = strconv.Atoi(m[1])
+			}
+			end = j + 1
+			for end < len(lines) && strings.HasPrefix(lines[end], " ") {
+				end++
+			}
+		}
+		if site == 0 {
+			continue
+		}
+		out[k].points = true
+		for j := k; j < end; j++ {
+			out[j] = msgLine{text: lines[j], at: site, points: j == k}
+		}
+		at = site
+		k = end - 1
+	}
+	return out
 }
 
 // inSpans tells whether unit line n is in one of spans.

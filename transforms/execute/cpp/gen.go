@@ -40,6 +40,11 @@ var (
 	tuLineRe = regexp.MustCompile(`(?m)tu\.cpp:(\d+):(?:\d+:)?\s+(?:(?:fatal )?error:|required from)`)
 	// diagLineRe is any diagnostic line of the unit (error, note, "required from").
 	diagLineRe = regexp.MustCompile(`^tu\.cpp:(\d+):`)
+	// errorLineRe is an error of any file (the unit, harness.h, a system header).
+	errorLineRe = regexp.MustCompile(`^[^\s:][^:]*:\d+:(?:\d+:)?\s+(?:fatal )?error:`)
+	// expansionRe is a note that an error's line came from a macro expanded at a line
+	// of the unit, or from the definition of one it was passed to.
+	expansionRe = regexp.MustCompile(`^tu\.cpp:(\d+):(?:\d+:)?\s+note:\s+in (expansion|definition) of macro`)
 )
 
 func prepare(imports, code, entry string) prepared {
@@ -515,12 +520,17 @@ func generate(gr *group, idx []int) unit {
 		// an empty line first: a last line of the body ending in a backslash splices
 		// that one, not the namespace's end
 		w.printf("\n\n}  // namespace c%d\n", g)
-		// a macro the candidate defines or undefines (INT_MAX, say) is what it was
-		// before for the candidates after it
+		u.spans[g] = append(u.spans[g], span{start, w.lines + 1})
+		// A macro the candidate defines or undefines (INT_MAX, say) is what it was
+		// before for the candidates after it. g++ spells a restored macro's tokens
+		// at the line after its pop_macro: an error in a later expansion of it is
+		// reported there, a line of no candidate (attribute finds the expansion).
 		for _, d := range p.macros {
 			w.printf("#pragma pop_macro(\"%s\")\n", d)
 		}
-		u.spans[g] = append(u.spans[g], span{start, w.lines + 1})
+		if len(p.macros) > 0 {
+			w.printf("// macros restored after c%d\n", g)
+		}
 	}
 	for _, g := range idx {
 		m := gr.members[g]

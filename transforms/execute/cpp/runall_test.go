@@ -261,3 +261,83 @@ tu.cpp:25:3: error: expected ';' before '}' token
 		t.Errorf("messagesAt of a span without errors = %q", got)
 	}
 }
+
+// TestRestoredMacroErrorBlamesUser: after the engine restores a macro a candidate
+// redefined (pop_macro), g++ reports an error in an expansion of that macro (here
+// `int INT_MAX = 9;`, an error alone too) at the line after the pop_macro, where the
+// next candidate's namespace began, and at the expansion only in a note. The error
+// is the candidate's that expands the macro, and the candidates between compile.
+func TestRestoredMacroErrorBlamesUser(t *testing.T) {
+	e := newEngine(t)
+	b := execute.Batch{ProblemID: "restored", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[5]"),
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
+		Candidates: []execute.Candidate{
+			{ID: "redef", Code: "#include <climits>\n#define INT_MAX 5\nint f(int x) { return x + INT_MAX; }"},
+			{ID: "next", Code: "int f(int x) { return x * 2; }"},
+			{ID: "next2", Code: "int f(int x) { return x + 1; }"},
+			{ID: "shadow", Code: "#include <climits>\nint f(int x) {\n  int INT_MAX = 9;\n  return x + INT_MAX;\n}"},
+		}}
+	before := e.Stats()
+	res := run(t, e, b)
+	st := e.Stats()
+	if builds, checks := st.Compiles-before.Compiles, st.SyntaxChecks-before.SyntaxChecks; builds != 2 || checks != 0 {
+		t.Errorf("%d builds, %d syntax checks; want 2 (the unit, the unit without shadow) and none", builds, checks)
+	}
+	want := map[string][]string{"redef": {"6", "10"}, "next": {"2", "10"}, "next2": {"2", "6"}}
+	for _, r := range res {
+		if r.CandidateID == "shadow" {
+			if r.Status != schemas.StatusCompileError || !strings.Contains(r.Detail, "INT_MAX") {
+				t.Errorf("shadow: %s %q, want compile_error at INT_MAX", r.Status, r.Detail)
+			}
+			continue
+		}
+		if r.Status != schemas.StatusOK || len(r.Tests) != 2 {
+			t.Errorf("%s: %s (%s)", r.CandidateID, r.Status, r.Detail)
+			continue
+		}
+		for k, w := range want[r.CandidateID] {
+			if got := r.Tests[k].Output; got != w {
+				t.Errorf("%s test %d = %q, want %q", r.CandidateID, k, got, w)
+			}
+		}
+	}
+}
+
+// TestSuspectsOfMacroExpansion: an error spelled in a macro is the candidate's that
+// expands the macro (the last "in expansion of macro" note), not the candidate's at
+// the error's line; a note "in definition of macro" does not move an error.
+func TestSuspectsOfMacroExpansion(t *testing.T) {
+	u := unit{spans: map[int][]span{0: {{10, 20}}, 1: {{21, 30}}, 2: {{30, 40}}, 3: {{40, 50}}}}
+	msg := `tu.cpp: In function 'int c3::f(int)':
+tu.cpp:21:2: error: expected unqualified-id before numeric constant
+   21 | namespace c1 {
+      |  ^~~~~~~~~~~
+tu.cpp:12:9: note: in expansion of macro 'INNER'
+   12 | #define OUTER INNER
+      |         ^~~~~
+tu.cpp:44:9: note: in expansion of macro 'OUTER'
+   44 |     int OUTER = 9;
+      |         ^~~~~
+tu.cpp: In function 'int c2::f(int)':
+tu.cpp:33:24: error: 'undeclared' was not declared in this scope
+   33 | int g() { return TWICE(undeclared); }
+      |                        ^~~~~~~~~~
+tu.cpp:15:29: note: in definition of macro 'TWICE'
+   15 | #define TWICE(x) (INT_MAX + x)
+      |                             ^
+`
+	got := suspects(msg, u)
+	if !got[2] || !got[3] || got[0] || got[1] || len(got) != 2 {
+		t.Errorf("suspects = %v, want {2, 3}", got)
+	}
+	m := messagesAt(msg, u.spans[3])
+	if !strings.HasPrefix(m, "tu.cpp:21:2: error:") || !strings.Contains(m, "int OUTER = 9;") || strings.Contains(m, "undeclared") {
+		t.Errorf("messagesAt c3 = %q", m)
+	}
+	if m := messagesAt(msg, u.spans[1]); m != "" {
+		t.Errorf("messagesAt c1 = %q, want none", m)
+	}
+	if m := messagesAt(msg, u.spans[2]); !strings.HasPrefix(m, "tu.cpp:33:24: error:") || strings.Contains(m, "OUTER") {
+		t.Errorf("messagesAt c2 = %q", m)
+	}
+}
