@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"transmute/schemas"
+	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
 	"transmute/transforms/sandbox"
 )
@@ -81,6 +82,8 @@ func FillPython(script, imports, code, entry string) (string, error) {
 // Runner runs filled scripts in the sandbox.
 type Runner struct {
 	Python string // interpreter; found on PATH when empty
+	// Java is the Java engine (transforms/execute/java) that RunJava runs scripts with.
+	Java   execute.Engine
 	Limits sandbox.Limits
 }
 
