@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 const javaMarker = "//TOFILL"
 
 var (
-	javaClassDecl = regexp.MustCompile(`(?m)^\s*public\s+class\s+\w+\s*\{`)
+	javaClassDecl = regexp.MustCompile(`(?m)^\s*(?:public\s+)?class\s+\w+\s*\{`)
 	javaImport    = regexp.MustCompile(`(?m)^\s*import\s+(static\s+)?[\w.]+(\s*\.\s*\*)?\s*;[ \t]*$`)
 	javaPackage   = regexp.MustCompile(`(?m)^\s*package\s+[\w.]+\s*;[ \t]*$`)
 	javaMain      = regexp.MustCompile(`public\s+static\s+void\s+main\s*\(\s*String\s*(\[\s*\]\s*\w+|\w+\s*\[\s*\]|\.\.\.\s*\w+)\s*\)`)
@@ -185,7 +186,7 @@ func FillJava(script, imports, code, entry string) (string, error) {
 	}
 	cls := javaClassDecl.FindStringIndex(script)
 	if cls == nil || cls[0] > i {
-		return "", fmt.Errorf("no public class before the %s marker", javaMarker)
+		return "", fmt.Errorf("no class before the %s marker", javaMarker)
 	}
 	code, imps := splitJavaImports(code, imports)
 	if entry == "" {
@@ -296,7 +297,7 @@ static <T> T __sc_copy(T x) {
 func javaCandidate(filled string) (execute.Candidate, error) {
 	cls := javaClassDecl.FindStringIndex(filled)
 	if cls == nil {
-		return execute.Candidate{}, fmt.Errorf("no public class in the script")
+		return execute.Candidate{}, fmt.Errorf("no class in the script")
 	}
 	end := strings.LastIndexByte(filled, '}')
 	if end < cls[1] {
@@ -329,7 +330,7 @@ func (r Runner) RunJava(ctx context.Context, filled []string) ([]Outcome, error)
 	}
 	b := execute.Batch{ProblemID: "scriptcheck", Lang: schemas.Java, Returns: "String",
 		Tests: []schemas.Test{{Args: "[]"}}, Limits: lim}
-	var idx []int
+	var idx, mainLine []int
 	for i, f := range filled {
 		if n := MissingImport(f); n != "" {
 			out[i] = Outcome{Status: schemas.StatusCompileError, Detail: MissingImportDetail + n}
@@ -343,6 +344,8 @@ func (r Runner) RunJava(ctx context.Context, filled []string) ([]Outcome, error)
 		c.ID = fmt.Sprintf("script%d", i)
 		b.Candidates = append(b.Candidates, c)
 		idx = append(idx, i)
+		// the engine numbers compile errors' lines from the code's first line
+		mainLine = append(mainLine, strings.Count(c.Code[:javaMain.FindStringIndex(c.Code)[0]], "\n")+1)
 	}
 	if len(idx) == 0 {
 		return out, nil
@@ -355,7 +358,7 @@ func (r Runner) RunJava(ctx context.Context, filled []string) ([]Outcome, error)
 		return nil, fmt.Errorf("scriptcheck: the Java engine returned %d results for %d scripts", len(res), len(idx))
 	}
 	for k, i := range idx {
-		out[i] = javaOutcome(res[k])
+		out[i] = javaOutcome(res[k], mainLine[k])
 	}
 	return out, nil
 }
@@ -363,9 +366,28 @@ func (r Runner) RunJava(ctx context.Context, filled []string) ([]Outcome, error)
 // MissingImportDetail starts the detail of a script that names a class it does not import.
 const MissingImportDetail = "cannot find symbol (the script does not import it): "
 
-func javaOutcome(r execute.Result) Outcome {
+// InMain starts the detail of a compile error in the script's main (its call of
+// f_filled or its comparison), InTranslation one before main (in the translation,
+// since the gold compiles).
+const (
+	InMain        = "in main: "
+	InTranslation = "in the translation: "
+)
+
+var compileLine = regexp.MustCompile(`^line (-?\d+): `)
+
+func javaOutcome(r execute.Result, mainLine int) Outcome {
 	if r.Status == schemas.StatusCompileError {
-		return Outcome{Status: r.Status, Detail: firstLine(r.Detail)}
+		d := firstLine(r.Detail)
+		if m := compileLine.FindStringSubmatch(d); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			where := InTranslation
+			if n >= mainLine {
+				where = InMain
+			}
+			d = where + d[len(m[0]):]
+		}
+		return Outcome{Status: r.Status, Detail: d}
 	}
 	if len(r.Tests) == 0 {
 		return Outcome{Status: r.Status, Detail: firstLine(r.Detail)}

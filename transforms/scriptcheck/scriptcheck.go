@@ -187,10 +187,28 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 		}
 		return "script passes, ours fails: " + ours.Cause
 	case !script.Pass() && ours.Pass:
-		if !script.Ran && strings.HasPrefix(script.Detail, "NameError") {
+		if !script.Ran && (strings.HasPrefix(script.Detail, "NameError") || strings.HasPrefix(script.Detail, MissingImportDetail)) {
 			// our runner's prelude imports typing, math, collections... (as TRACE's
-			// harness does); the TransCoder script imports only what its gold needs
-			return "script lacks an import our prelude gives: " + script.Detail
+			// harness does), the Java engine java.math, java.io, java.util.function;
+			// the TransCoder script imports only what its gold needs
+			return "script lacks an import our prelude gives: " + strings.TrimPrefix(script.Detail, MissingImportDetail)
+		}
+		if !script.Ran && script.Status == schemas.StatusCompileError {
+			if msg, ok := strings.CutPrefix(script.Detail, InMain); ok {
+				// the script calls f_filled with f_gold's argument types and compares
+				// the results with ==; our harness converts the arguments to the
+				// translation's parameter types and compares canonical values
+				switch {
+				case strings.Contains(msg, "incomparable types") || strings.Contains(msg, "bad operand types"):
+					return CauseJavaReturnType + " (" + msg + ")"
+				case strings.Contains(msg, "non-static method"):
+					return CauseJavaInstance
+				case strings.Contains(msg, "incompatible types") || strings.Contains(msg, "cannot be applied") ||
+					strings.Contains(msg, "no suitable method"):
+					return CauseJavaParamType + " (" + msg + ")"
+				}
+			}
+			return "script does not compile: " + script.Detail
 		}
 		if !script.Ran {
 			return "script did not finish: " + string(script.Status) + " " + script.Detail
@@ -224,3 +242,17 @@ const CauseMutation = "script passes only because the candidate mutates the argu
 // CauseMutationFails is the converse: the script fails only because the candidate
 // mutated an argument (reversed a list in place) that the gold then read.
 const CauseMutationFails = "script fails only because the candidate mutates the argument the gold then reads"
+
+// CauseJavaReturnType: the translation returns another type than the Java gold (a
+// boolean for an int 0/1, as its C++ or Python source does): javac rejects the
+// script's f_filled(...) == f_gold(...), our comparison of canonical values accepts it.
+const CauseJavaReturnType = "the translation's return type differs from the gold's: javac rejects the script's comparison, ours compares the values"
+
+// CauseJavaParamType: the translation takes narrower parameter types than the Java
+// gold (int for long): javac rejects the script's call with the gold's argument
+// types, our harness converts the arguments to the translation's types.
+const CauseJavaParamType = "the translation's parameter types differ from the gold's: javac rejects the script's call, our harness converts the arguments"
+
+// CauseJavaInstance: the translation's entry is an instance method: the script's
+// static main cannot call it, our harness calls it on a new instance.
+const CauseJavaInstance = "the translation's entry is not static: the script's main cannot call it, our harness calls it on a new instance"
