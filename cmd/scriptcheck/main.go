@@ -1,11 +1,17 @@
 // Command scriptcheck sets our target-gold verdict beside TransCoder-test's own test
 // scripts (issue 24): it evaluates the recorded translations into one language with
 // transforms/evaluate (no Beam), runs the benchmark's script of each problem with each
-// distinct translation filled in (sandboxed), and prints per model the agreement and
-// every disagreement with its cause. Python only for now.
+// distinct translation filled in (sandboxed), and prints per translation both
+// verdicts (TSV on stdout) and per model the agreement and every disagreement's cause
+// (stderr). Python scripts run one by one; Java scripts (--lang java) run per problem
+// as one batch of the Java engine, each script its own class in its own class loader
+// (scriptcheck.RunJava). C++ scripts are not run yet.
 //
 //	go run ./cmd/scriptcheck --corpus ../shared/corpora/transcoder-test \
-//	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang python > agreement.tsv
+//	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang java > agreement.tsv
+//
+// --sample N --seed S checks a seeded sample of N problems (the same for every model)
+// instead of all; --problems and --limit restrict the problems too.
 package main
 
 import (

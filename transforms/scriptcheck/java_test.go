@@ -260,3 +260,20 @@ func TestRunJavaCorpusGolds(t *testing.T) {
 		}
 	}
 }
+
+// TestCauseJava: the Java scripts' compile errors that our harness does not have.
+func TestCauseJava(t *testing.T) {
+	ours := Verdict{Pass: true, Tests: 10}
+	for detail, want := range map[string]string{
+		InMain + "incomparable types: boolean and int":                                        CauseJavaReturnType,
+		InMain + "incompatible types: java.lang.Long cannot be converted to int":              CauseJavaParamType,
+		InMain + "non-static method f_filled(int) cannot be referenced from a static context": CauseJavaInstance,
+		MissingImportDetail + "java.math.BigInteger":                                          "script lacks an import our prelude gives: java.math.BigInteger",
+		InTranslation + "cannot find symbol":                                                  "script does not compile: " + InTranslation + "cannot find symbol",
+	} {
+		got := Cause(Outcome{Status: schemas.StatusCompileError, Detail: detail}, ours, nil)
+		if !strings.HasPrefix(got, want) {
+			t.Errorf("%s: cause %q, want %q", detail, got, want)
+		}
+	}
+}

@@ -3,7 +3,9 @@
 // can be set beside the benchmark's (issue 24). A script holds f_gold, a "TOFILL"
 // marker where the candidate goes as f_filled, and a main that compares
 // f_filled(args) == f_gold(args) on its inputs and prints "#Results: <passed>, <total>".
-// Scripts run in the sandbox: the translations are untrusted code.
+// Scripts run in the sandbox: the translations are untrusted code. Python scripts run
+// one process each (RunPython); Java scripts (java.go) run many to a batch of the Java
+// engine (RunJava).
 package scriptcheck
 
 import (
