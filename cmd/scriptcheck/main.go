@@ -226,6 +226,10 @@ func main() {
 				so, ours := it.so, verdicts[i]
 				rs := rows[t.Translator+"|"+t.SrcLang]
 				cause := scriptcheck.Cause(so, ours, rs)
+				if *lang == schemas.Java && so.Pass() && !ours.Pass && ours.Cause == string(schemas.StatusCompileError) &&
+					scriptcheck.ForeignImports(t.Imports) {
+					cause = scriptcheck.CauseJavaForeignImports
+				}
 				if iso, ok := isoOf[it.filled]; ok && so.Pass() != ours.Pass {
 					if o, ok := isolated[iso]; ok && o.Status != schemas.StatusInfraError && o.Pass() != so.Pass() {
 						cause = scriptcheck.CauseMutation

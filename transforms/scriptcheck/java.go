@@ -21,9 +21,10 @@ const javaMarker = "//TOFILL"
 
 var (
 	javaClassDecl = regexp.MustCompile(`(?m)^\s*(?:public\s+)?class\s+\w+\s*\{`)
-	javaImport    = regexp.MustCompile(`(?m)^\s*import\s+(static\s+)?[\w.]+(\s*\.\s*\*)?\s*;[ \t]*$`)
-	javaPackage   = regexp.MustCompile(`(?m)^\s*package\s+[\w.]+\s*;[ \t]*$`)
-	javaMain      = regexp.MustCompile(`public\s+static\s+void\s+main\s*\(\s*String\s*(\[\s*\]\s*\w+|\w+\s*\[\s*\]|\.\.\.\s*\w+)\s*\)`)
+	// an import line, with perhaps a comment after it (javac takes it)
+	javaImport  = regexp.MustCompile(`(?m)^\s*import\s+(static\s+)?[\w.]+(\s*\.\s*\*)?\s*;[ \t]*(//.*)?$`)
+	javaPackage = regexp.MustCompile(`(?m)^\s*package\s+[\w.]+\s*;[ \t]*$`)
+	javaMain    = regexp.MustCompile(`public\s+static\s+void\s+main\s*\(\s*String\s*(\[\s*\]\s*\w+|\w+\s*\[\s*\]|\.\.\.\s*\w+)\s*\)`)
 	// a method header: modifiers, type parameters, return type, name, parameters
 	javaMethod = regexp.MustCompile(`((?:(?:public|private|protected|static|final|synchronized|strictfp)\s+)*)(?:<[^>{};]*>\s*)?[\w$.]+(?:\s*<[^{};()]*>)?(?:\s*\[\s*\])*\s+([\w$]+)\s*\(([^()]*)\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
 	javaGold   = regexp.MustCompile(`\bf_gold\s*\(([^()]*)\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
@@ -163,16 +164,42 @@ func splitJavaImports(code, imports string) (string, []string) {
 	var out []string
 	for _, l := range strings.Split(imports, "\n") {
 		if l = strings.TrimSpace(l); javaImport.MatchString(l) {
-			out = append(out, l)
+			out = append(out, importOnly(l))
 		}
 	}
 	code = javaPackage.ReplaceAllString(code, "")
 	code = javaImport.ReplaceAllStringFunc(code, func(l string) string {
-		out = append(out, strings.TrimSpace(l))
+		out = append(out, importOnly(l))
 		return ""
 	})
 	return code, out
 }
+
+// importOnly is an import line without its trailing comment.
+func importOnly(l string) string {
+	l = strings.TrimSpace(l)
+	if i := strings.Index(l, ";"); i >= 0 {
+		l = l[:i+1]
+	}
+	return l
+}
+
+// ForeignImports reports whether a translation's import section holds lines that are
+// neither Java imports nor comments (a C++ #include, "using namespace std;"): the
+// script takes only its import lines, our harness puts the section before the class
+// as it is, and javac rejects it.
+func ForeignImports(imports string) bool {
+	for _, l := range strings.Split(blankJava(imports), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !javaImport.MatchString(l) && !javaPackage.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoTopMethod is FillJava's error for a translation with no method at its top
+// level (its methods are inside a class it declares).
+const ErrNoTopMethod = "no method at the top level of the translation"
 
 // FillJava puts a Java translation (methods of a class body, as the recorded
 // translations are) in the script at its //TOFILL marker, its entry renamed to
@@ -193,7 +220,9 @@ func FillJava(script, imports, code, entry string) (string, error) {
 		entry = JavaEntry(code, GoldArity(script))
 	}
 	if entry == "" {
-		return "", fmt.Errorf("no method in the translation")
+		// the engine then calls a method of a nested class (Runner.methods); the script's
+		// main cannot call it unqualified
+		return "", fmt.Errorf("%s", ErrNoTopMethod)
 	}
 	if entry != "f_filled" {
 		code = regexp.MustCompile(`\b`+regexp.QuoteMeta(entry)+`\b`).ReplaceAllString(code, "f_filled")

@@ -277,3 +277,27 @@ func TestCauseJava(t *testing.T) {
 		}
 	}
 }
+
+// TestFillJavaImportsAndWrapped: an import with a comment after it is kept (javac
+// takes it), a C++ #include in the import section is not; a translation whose method
+// is inside a class has no entry the script can call.
+func TestFillJavaImportsAndWrapped(t *testing.T) {
+	imports := "#include <cmath>\nimport static java.lang.Math.sqrt; // for sqrt"
+	filled, err := FillJava(javaScript, imports, "static int f(int x) { return (int) sqrt(4 * x * x); }", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(filled, "import static java.lang.Math.sqrt;\n") || strings.Contains(filled, "#include") {
+		t.Errorf("imports:\n%s", filled)
+	}
+	if !ForeignImports(imports) || ForeignImports("import java.util.*; // all\n// note\n") {
+		t.Error("ForeignImports")
+	}
+	_, err = FillJava(javaScript, "", "static public class W {\n  public static int f(int x) { return 2 * x; }\n}", "")
+	if err == nil || !strings.HasPrefix(err.Error(), ErrNoTopMethod) {
+		t.Errorf("wrapped: %v", err)
+	}
+	if c := Cause(Outcome{Status: schemas.StatusCompileError, Detail: err.Error()}, Verdict{Pass: true, Tests: 3}, nil); c != CauseJavaWrapped {
+		t.Errorf("wrapped cause %q", c)
+	}
+}

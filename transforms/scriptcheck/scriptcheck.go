@@ -195,13 +195,17 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 			// the TransCoder script imports only what its gold needs
 			return "script lacks an import our prelude gives: " + strings.TrimPrefix(script.Detail, MissingImportDetail)
 		}
+		if !script.Ran && strings.HasPrefix(script.Detail, ErrNoTopMethod) {
+			return CauseJavaWrapped
+		}
 		if !script.Ran && script.Status == schemas.StatusCompileError {
 			if msg, ok := strings.CutPrefix(script.Detail, InMain); ok {
 				// the script calls f_filled with f_gold's argument types and compares
 				// the results with ==; our harness converts the arguments to the
 				// translation's parameter types and compares canonical values
 				switch {
-				case strings.Contains(msg, "incomparable types") || strings.Contains(msg, "bad operand types"):
+				case strings.Contains(msg, "incomparable types") || strings.Contains(msg, "bad operand types") ||
+					strings.Contains(msg, "cannot be dereferenced"):
 					return CauseJavaReturnType + " (" + msg + ")"
 				case strings.Contains(msg, "non-static method"):
 					return CauseJavaInstance
@@ -258,3 +262,12 @@ const CauseJavaParamType = "the translation's parameter types differ from the go
 // CauseJavaInstance: the translation's entry is an instance method: the script's
 // static main cannot call it, our harness calls it on a new instance.
 const CauseJavaInstance = "the translation's entry is not static: the script's main cannot call it, our harness calls it on a new instance"
+
+// CauseJavaWrapped: the translation declares a class around its method: the script's
+// main cannot call it as f_filled, our harness calls the nested class's method.
+const CauseJavaWrapped = "the translation wraps its method in a class: the script cannot call it, our harness calls the nested method"
+
+// CauseJavaForeignImports: the translation's import section is not Java (a C++
+// #include, a Python import): the script takes only its import lines, our harness compiles the section
+// as it is and fails.
+const CauseJavaForeignImports = "the translation's import section is not Java (a C++ #include, a Python import): our harness does not compile it, the script takes only import lines"
