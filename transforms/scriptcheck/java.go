@@ -453,9 +453,13 @@ func firstLine(s string) string {
 // javaArg matches the arguments a Java script passes to f_filled and f_gold.
 var javaArg = regexp.MustCompile(`\b(param\d+)\.get\(i\)`)
 
-// IsolateJava gives f_filled and f_gold each its own deep copy of array arguments in
-// the script's comparisons, so that a candidate that mutates an argument cannot
-// change what the gold then reads. ok is false when no comparison was found. The
+// javaParamDecl matches the declaration of a script's argument list: its element type
+// and its name.
+var javaParamDecl = regexp.MustCompile(`List<(.+?)>\s+(param\d+)\s*=`)
+
+// IsolateJava gives f_filled and f_gold each its own deep copy of the array arguments
+// in the script's comparisons, so that a candidate that mutates an argument cannot
+// change what the gold then reads. ok is false when no comparison passes an array. The
 // copy is a helper that RunJava adds to the script's class: the result runs only
 // through RunJava.
 func IsolateJava(filled string) (string, bool) {
@@ -463,11 +467,24 @@ func IsolateJava(filled string) (string, bool) {
 	if m == nil {
 		return filled, false
 	}
+	// only the arrays: copying the other arguments changes nothing, and a rerun of a
+	// nondeterministic script could then pass for a mutation
+	arrays := map[string]bool{}
+	for _, d := range javaParamDecl.FindAllStringSubmatch(filled[m[0]:], -1) {
+		if strings.Contains(d[1], "[") {
+			arrays[d[2]] = true
+		}
+	}
 	lines := strings.Split(filled[m[0]:], "\n")
 	ok := false
 	for i, l := range lines {
 		if strings.Contains(l, "f_filled(") && strings.Contains(l, "f_gold(") {
-			lines[i] = javaArg.ReplaceAllString(l, "__sc_copy($1.get(i))")
+			lines[i] = javaArg.ReplaceAllStringFunc(l, func(a string) string {
+				if !arrays[javaArg.FindStringSubmatch(a)[1]] {
+					return a
+				}
+				return "__sc_copy(" + a + ")"
+			})
 			ok = ok || lines[i] != l
 		}
 	}

@@ -301,3 +301,18 @@ func TestFillJavaImportsAndWrapped(t *testing.T) {
 		t.Errorf("wrapped cause %q", c)
 	}
 }
+
+// TestIsolateJavaArraysOnly: scalar arguments are not copied, and a script with no
+// array argument is not isolatable (a rerun would only show nondeterminism).
+func TestIsolateJavaArraysOnly(t *testing.T) {
+	filled, _ := FillJava(javaScript, "", "static int f(int x) { return 2 * x; }", "")
+	if _, ok := IsolateJava(filled); ok {
+		t.Error("a script of int arguments is isolatable")
+	}
+	s := strings.Replace(filled, "f_filled(param0.get(i)) == f_gold(param0.get(i))", "f_filled(param1.get(i), param0.get(i)) == f_gold(param1.get(i), param0.get(i))", 1)
+	s = strings.Replace(s, "List<Integer> param0", "List<int [ ]> param1 = new ArrayList<>();\n    List<Integer> param0", 1)
+	iso, ok := IsolateJava(s)
+	if !ok || !strings.Contains(iso, "f_filled(__sc_copy(param1.get(i)), param0.get(i))") {
+		t.Errorf("isolated:\n%s", iso)
+	}
+}

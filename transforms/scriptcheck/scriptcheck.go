@@ -268,6 +268,6 @@ const CauseJavaInstance = "the translation's entry is not static: the script's m
 const CauseJavaWrapped = "the translation wraps its method in a class: the script cannot call it, our harness calls the nested method"
 
 // CauseJavaForeignImports: the translation's import section is not Java (a C++
-// #include, a Python import): the script takes only its import lines, our harness compiles the section
-// as it is and fails.
+// #include, a Python import): the script takes only its import lines, our harness
+// compiles the section as it is and fails.
 const CauseJavaForeignImports = "the translation's import section is not Java (a C++ #include, a Python import): our harness does not compile it, the script takes only import lines"
