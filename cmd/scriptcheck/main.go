@@ -1,17 +1,24 @@
 // Command scriptcheck sets our target-gold verdict beside TransCoder-test's own test
 // scripts (issue 24): it evaluates the recorded translations into one language with
 // transforms/evaluate (no Beam), runs the benchmark's script of each problem with each
-// distinct translation filled in (sandboxed), and prints per model the agreement and
-// every disagreement with its cause. Python only for now.
+// distinct translation filled in (sandboxed), and prints per translation both
+// verdicts (TSV on stdout) and per model the agreement and every disagreement's cause
+// (stderr). Python scripts run one by one; Java scripts (--lang java) run per problem
+// as one batch of the Java engine, each script its own class in its own class loader
+// (scriptcheck.RunJava). C++ scripts are not run yet.
 //
 //	go run ./cmd/scriptcheck --corpus ../shared/corpora/transcoder-test \
-//	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang python > agreement.tsv
+//	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang java > agreement.tsv
+//
+// --sample N --seed S checks a seeded sample of N problems (the same for every model)
+// instead of all; --problems and --limit restrict the problems too.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,14 +44,17 @@ func main() {
 	sandbox.Init()
 	dir := flag.String("corpus", "../shared/corpora/transcoder-test", "TransCoder-test directory (gold.jsonl, testscript/)")
 	models := flag.String("models", "../shared/corpora/trace/Ref_Translation/m.*", "glob of recorded model directories")
-	lang := flag.String("lang", schemas.Python, "target language (python)")
+	lang := flag.String("lang", schemas.Python, "target language: python or java")
 	limit := flag.Int("limit", 0, "at most this many problems (0 = all)")
 	parallel := flag.Int("workers", 2, "engine calls at once per language")
 	only := flag.String("problems", "", "comma-separated problem ids to check (default: all)")
+	sample := flag.Int("sample", 0, "check a seeded random sample of this many problems with a script (0 = all); the same problems for every model")
+	seed := flag.Int64("seed", 1, "seed of --sample")
 	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
 	flag.Parse()
-	if *lang != schemas.Python {
-		fatal(fmt.Errorf("--lang %s: only python scripts are run so far", *lang))
+	ext := map[string]string{schemas.Python: "py", schemas.Java: "java"}[*lang]
+	if ext == "" {
+		fatal(fmt.Errorf("--lang %s: only python and java scripts are run so far", *lang))
 	}
 	ctx := context.Background()
 	c, err := corpus.Load(ctx, "transcoder:"+*dir)
@@ -75,10 +85,57 @@ func main() {
 	}
 	ev := &evaluate.Evaluator{Run: "scriptcheck", Translators: trs, Engines: engines, Tolerance: values.DefaultTolerance,
 		CppArgs: evaluate.CppArgsGold}
-	run := scriptcheck.Runner{}
-	ext := map[string]string{schemas.Python: "py"}[*lang]
+	run := scriptcheck.Runner{Java: engines[schemas.Java]}
+	fill, isolate := scriptcheck.FillPython, scriptcheck.IsolatePython
+	if *lang == schemas.Java {
+		fill, isolate = scriptcheck.FillJava, scriptcheck.IsolateJava
+	}
+	// runAll runs distinct filled scripts: Python one by one, Java as one engine batch
+	runAll := func(ctx context.Context, filled []string) map[string]scriptcheck.Outcome {
+		res := map[string]scriptcheck.Outcome{}
+		if len(filled) == 0 {
+			return res
+		}
+		if *lang == schemas.Java {
+			outs, err := run.RunJava(ctx, filled)
+			for i, f := range filled {
+				if err != nil {
+					res[f] = scriptcheck.Outcome{Status: schemas.StatusInfraError, Detail: err.Error()}
+				} else {
+					res[f] = outs[i]
+				}
+			}
+			return res
+		}
+		for _, f := range filled {
+			o, err := run.RunPython(ctx, f)
+			if err != nil {
+				o = scriptcheck.Outcome{Status: schemas.StatusInfraError, Detail: err.Error()}
+			}
+			res[f] = o
+		}
+		return res
+	}
+	problems := c.Problems
+	if *sample > 0 {
+		var with []schemas.Problem
+		for _, p := range problems {
+			if _, err := os.Stat(filepath.Join(*dir, "testscript", *lang, p.ID+"."+ext)); err == nil {
+				with = append(with, p)
+			}
+		}
+		sort.Slice(with, func(i, j int) bool { return with[i].ID < with[j].ID })
+		rand.New(rand.NewSource(*seed)).Shuffle(len(with), func(i, j int) { with[i], with[j] = with[j], with[i] })
+		if *sample < len(with) {
+			with = with[:*sample]
+		}
+		problems = with
+	}
 
-	type agg struct{ n, scriptPass, ourPass, agree int }
+	type agg struct {
+		n, scriptPass, ourPass, agree int
+		causes                        map[string]int
+	}
 	perModel := map[string]*agg{}
 	causes := map[string]int{}
 	var mu sync.Mutex
@@ -87,7 +144,7 @@ func main() {
 	start := time.Now()
 	fmt.Println("model\tproblem\tdirection\tscript\tours\tcause")
 	n := 0
-	for _, p := range c.Problems {
+	for _, p := range problems {
 		if *limit > 0 && n >= *limit {
 			break
 		}
@@ -116,44 +173,75 @@ func main() {
 				k := r.Translator + "|" + r.SrcLang
 				rows[k] = append(rows[k], r)
 			}
-			scripts := map[string]scriptcheck.Outcome{} // filled script -> outcome
+			// fill every translation in, then run the distinct scripts (Java: one batch)
+			type item struct {
+				t      schemas.TranslationRow
+				filled string
+				so     scriptcheck.Outcome
+			}
+			var items []*item
+			var todo []string
+			seen := map[string]bool{}
 			for _, t := range out.Translations {
 				if t.Sample != 0 {
 					continue
 				}
-				dirName := t.SrcLang + "-" + t.TgtLang
-				var so scriptcheck.Outcome
+				it := &item{t: t}
+				items = append(items, it)
 				if t.Status != schemas.TranslationOK {
-					so = scriptcheck.Outcome{Status: schemas.StatusNoTranslation}
-				} else if filled, err := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry); err != nil {
-					so = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: err.Error()}
-				} else if o, ok := scripts[filled]; ok {
-					so = o
+					it.so = scriptcheck.Outcome{Status: schemas.StatusNoTranslation}
+				} else if filled, err := fill(string(raw), t.Imports, t.Code, t.Entry); err != nil {
+					it.so = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: err.Error()}
 				} else {
-					if so, err = run.RunPython(ctx, filled); err != nil {
-						so = scriptcheck.Outcome{Status: schemas.StatusInfraError, Detail: err.Error()}
+					it.filled = filled
+					if !seen[filled] {
+						seen[filled] = true
+						todo = append(todo, filled)
 					}
-					scripts[filled] = so
 				}
+			}
+			scripts := runAll(ctx, todo)
+			for _, it := range items {
+				if it.filled != "" {
+					it.so = scripts[it.filled]
+				}
+			}
+			// a disagreement: does the script's verdict change when each function gets
+			// its own copy of the arguments?
+			verdicts := make([]scriptcheck.Verdict, len(items))
+			isoOf := map[string]string{}
+			var isoTodo []string
+			for i, it := range items {
+				verdicts[i] = scriptcheck.OurVerdict(rows[it.t.Translator+"|"+it.t.SrcLang])
+				if it.so.Pass() != verdicts[i].Pass && it.so.Ran && it.filled != "" {
+					if iso, ok := isolate(it.filled); ok && isoOf[it.filled] == "" {
+						isoOf[it.filled] = iso
+						isoTodo = append(isoTodo, iso)
+					}
+				}
+			}
+			isolated := runAll(ctx, isoTodo)
+			for i, it := range items {
+				t := it.t
+				so, ours := it.so, verdicts[i]
 				rs := rows[t.Translator+"|"+t.SrcLang]
-				ours := scriptcheck.OurVerdict(rs)
 				cause := scriptcheck.Cause(so, ours, rs)
-				if so.Pass() != ours.Pass && so.Ran && t.Status == schemas.TranslationOK {
-					// does the script's verdict change when each function gets its own copy?
-					filled, _ := scriptcheck.FillPython(string(raw), t.Imports, t.Code, t.Entry)
-					if iso, ok := scriptcheck.IsolatePython(filled); ok {
-						if o, err := run.RunPython(ctx, iso); err == nil && o.Pass() != so.Pass() {
-							cause = scriptcheck.CauseMutation
-							if !so.Pass() {
-								cause = scriptcheck.CauseMutationFails
-							}
+				if *lang == schemas.Java && so.Pass() && !ours.Pass && ours.Cause == string(schemas.StatusCompileError) &&
+					scriptcheck.ForeignImports(t.Imports) {
+					cause = scriptcheck.CauseJavaForeignImports
+				}
+				if iso, ok := isoOf[it.filled]; ok && so.Pass() != ours.Pass {
+					if o, ok := isolated[iso]; ok && o.Status != schemas.StatusInfraError && o.Pass() != so.Pass() {
+						cause = scriptcheck.CauseMutation
+						if !so.Pass() {
+							cause = scriptcheck.CauseMutationFails
 						}
 					}
 				}
 				mu.Lock()
 				a := perModel[t.Translator]
 				if a == nil {
-					a = &agg{}
+					a = &agg{causes: map[string]int{}}
 					perModel[t.Translator] = a
 				}
 				a.n++
@@ -167,8 +255,9 @@ func main() {
 					a.agree++
 				} else {
 					causes[cause]++
+					a.causes[cause]++
 				}
-				fmt.Printf("%s\t%s\t%s\t%v\t%v\t%s\n", t.Translator, p.ID, dirName, so.Pass(), ours.Pass, strings.ReplaceAll(cause, "\t", " "))
+				fmt.Printf("%s\t%s\t%s\t%v\t%v\t%s\n", t.Translator, p.ID, t.SrcLang+"-"+t.TgtLang, so.Pass(), ours.Pass, strings.ReplaceAll(cause, "\t", " "))
 				mu.Unlock()
 			}
 		}()
@@ -186,7 +275,7 @@ func main() {
 		a := perModel[m]
 		tot.n += a.n
 		tot.agree += a.agree
-		fmt.Fprintf(os.Stderr, "%-32s %6d %8.1f %8.1f %8.1f\n", m, a.n, pct(a.scriptPass, a.n), pct(a.ourPass, a.n), pct(a.agree, a.n))
+		fmt.Fprintf(os.Stderr, "%-32s %6d %8.1f %8.1f %8.1f  %s\n", m, a.n, pct(a.scriptPass, a.n), pct(a.ourPass, a.n), pct(a.agree, a.n), short(a.causes))
 	}
 	fmt.Fprintf(os.Stderr, "all: %d translations, agreement %.1f%%\ndisagreements by cause:\n", tot.n, pct(tot.agree, tot.n))
 	type kv struct {
@@ -201,6 +290,25 @@ func main() {
 	for _, x := range cs {
 		fmt.Fprintf(os.Stderr, "%6d %s\n", x.v, x.k)
 	}
+}
+
+// short lists a model's disagreements by cause, most first: "3 cause; 1 other".
+func short(causes map[string]int) string {
+	var ks []string
+	for k := range causes {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if causes[ks[i]] != causes[ks[j]] {
+			return causes[ks[i]] > causes[ks[j]]
+		}
+		return ks[i] < ks[j]
+	})
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%d %s", causes[k], k))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func pct(a, b int) float64 {

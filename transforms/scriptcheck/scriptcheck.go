@@ -3,7 +3,9 @@
 // can be set beside the benchmark's (issue 24). A script holds f_gold, a "TOFILL"
 // marker where the candidate goes as f_filled, and a main that compares
 // f_filled(args) == f_gold(args) on its inputs and prints "#Results: <passed>, <total>".
-// Scripts run in the sandbox: the translations are untrusted code.
+// Scripts run in the sandbox: the translations are untrusted code. Python scripts run
+// one process each (RunPython); Java scripts (java.go) run many to a batch of the Java
+// engine (RunJava).
 package scriptcheck
 
 import (
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"transmute/schemas"
+	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
 	"transmute/transforms/sandbox"
 )
@@ -81,6 +84,8 @@ func FillPython(script, imports, code, entry string) (string, error) {
 // Runner runs filled scripts in the sandbox.
 type Runner struct {
 	Python string // interpreter; found on PATH when empty
+	// Java is the Java engine (transforms/execute/java) that RunJava runs scripts with.
+	Java   execute.Engine
 	Limits sandbox.Limits
 }
 
@@ -184,10 +189,32 @@ func Cause(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 		}
 		return "script passes, ours fails: " + ours.Cause
 	case !script.Pass() && ours.Pass:
-		if !script.Ran && strings.HasPrefix(script.Detail, "NameError") {
+		if !script.Ran && (strings.HasPrefix(script.Detail, "NameError") || strings.HasPrefix(script.Detail, MissingImportDetail)) {
 			// our runner's prelude imports typing, math, collections... (as TRACE's
-			// harness does); the TransCoder script imports only what its gold needs
-			return "script lacks an import our prelude gives: " + script.Detail
+			// harness does), the Java engine java.math, java.io, java.util.function;
+			// the TransCoder script imports only what its gold needs
+			return "script lacks an import our prelude gives: " + strings.TrimPrefix(script.Detail, MissingImportDetail)
+		}
+		if !script.Ran && strings.HasPrefix(script.Detail, ErrNoTopMethod) {
+			return CauseJavaWrapped
+		}
+		if !script.Ran && script.Status == schemas.StatusCompileError {
+			if msg, ok := strings.CutPrefix(script.Detail, InMain); ok {
+				// the script calls f_filled with f_gold's argument types and compares
+				// the results with ==; our harness converts the arguments to the
+				// translation's parameter types and compares canonical values
+				switch {
+				case strings.Contains(msg, "incomparable types") || strings.Contains(msg, "bad operand types") ||
+					strings.Contains(msg, "cannot be dereferenced"):
+					return CauseJavaReturnType + " (" + msg + ")"
+				case strings.Contains(msg, "non-static method"):
+					return CauseJavaInstance
+				case strings.Contains(msg, "incompatible types") || strings.Contains(msg, "cannot be applied") ||
+					strings.Contains(msg, "no suitable method"):
+					return CauseJavaParamType + " (" + msg + ")"
+				}
+			}
+			return "script does not compile: " + script.Detail
 		}
 		if !script.Ran {
 			return "script did not finish: " + string(script.Status) + " " + script.Detail
@@ -221,3 +248,26 @@ const CauseMutation = "script passes only because the candidate mutates the argu
 // CauseMutationFails is the converse: the script fails only because the candidate
 // mutated an argument (reversed a list in place) that the gold then read.
 const CauseMutationFails = "script fails only because the candidate mutates the argument the gold then reads"
+
+// CauseJavaReturnType: the translation returns another type than the Java gold (a
+// boolean for an int 0/1, as its C++ or Python source does): javac rejects the
+// script's f_filled(...) == f_gold(...), our comparison of canonical values accepts it.
+const CauseJavaReturnType = "the translation's return type differs from the gold's: javac rejects the script's comparison, ours compares the values"
+
+// CauseJavaParamType: the translation takes narrower parameter types than the Java
+// gold (int for long): javac rejects the script's call with the gold's argument
+// types, our harness converts the arguments to the translation's types.
+const CauseJavaParamType = "the translation's parameter types differ from the gold's: javac rejects the script's call, our harness converts the arguments"
+
+// CauseJavaInstance: the translation's entry is an instance method: the script's
+// static main cannot call it, our harness calls it on a new instance.
+const CauseJavaInstance = "the translation's entry is not static: the script's main cannot call it, our harness calls it on a new instance"
+
+// CauseJavaWrapped: the translation declares a class around its method: the script's
+// main cannot call it as f_filled, our harness calls the nested class's method.
+const CauseJavaWrapped = "the translation wraps its method in a class: the script cannot call it, our harness calls the nested method"
+
+// CauseJavaForeignImports: the translation's import section is not Java (a C++
+// #include, a Python import): the script takes only its import lines, our harness
+// compiles the section as it is and fails.
+const CauseJavaForeignImports = "the translation's import section is not Java (a C++ #include, a Python import): our harness does not compile it, the script takes only import lines"

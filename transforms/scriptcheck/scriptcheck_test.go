@@ -12,7 +12,11 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	os.Exit(m.Run())
+	code := m.Run()
+	if javaEng != nil {
+		javaEng.Close() // ends the idle worker JVMs
+	}
+	os.Exit(code)
 }
 
 func TestParse(t *testing.T) {
