@@ -23,16 +23,17 @@ type Config struct {
 	// Output is a directory or bucket URL; tables go under it.
 	Output string `json:"output"`
 	// Parallelism is the number of calls of each execution engine running at once per
-	// worker (evaluate and MBTA keep four times as many problems in flight, so that the
-	// C++ engine finds small batches to compile together; efficiency profiles on one
-	// core each).
+	// worker (the batch stages keep BatchProblems problems of each bundle in flight, so
+	// that the C++ engine finds small batches to compile together; efficiency profiles
+	// on one core each).
 	Parallelism int `json:"parallelism"`
 	// Shards is the number of Parquet files per table (Beam keys of the writes).
 	Shards int `json:"shards"`
-	// ComputeShards is the number of groups the consistency and properties jobs run
-	// their problems in (each group with its own worker pool). 0 means Shards.
-	// The evaluate, MBTA and efficiency jobs ignore it: their units of work are
-	// problems and batches that the runner spreads (docs/ARCHITECTURE.md).
+	// ComputeShards is the number of groups the properties job takes merge partners
+	// from (a problem's partner is a problem of its group; the property search's
+	// too). 0 means Shards. No job runs its problems by these groups any more: the
+	// units of work are problems and batches that the runner spreads
+	// (docs/ARCHITECTURE.md).
 	ComputeShards int `json:"compute_shards"`
 	// Limits for every program run.
 	CPUTime     time.Duration `json:"cpu_time"`

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"gocloud.dev/blob"
 
 	"transmute/schemas"
@@ -27,6 +28,7 @@ type ConsistencyGroup struct {
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*consistencyFn)(nil)).Elem())
+	register.Emitter1[consistency.Output]()
 	beam.RegisterType(reflect.TypeOf((*consistencyScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*consistency.Output)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*ConsistencyGroup)(nil)).Elem())
@@ -37,17 +39,13 @@ func init() {
 
 // BuildConsistency adds the consistency job (seed 004: context-similar variants,
 // Algorithm 1 and execution consistency, black-box repair) to s, wired as
-// BuildMBTA is: load and merge the corpora, run consistency.Runner on each
-// problem in a worker pool per shard, score each (translator, corpus,
-// direction), write the ConsistencyTables. The per-test limits are MBTA's.
+// BuildMBTA is: Load, then the consistency stage on batches of problems the runner
+// spreads, a score per (translator, corpus, direction), the ConsistencyTables. The
+// per-test limits are MBTA's.
 func BuildConsistency(s beam.Scope, c Config) {
 	c = MBTADefaults(c.WithDefaults())
-	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
-	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
-	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
-	outs := beam.ParDo(s.Scope("Consistency"), &consistencyFn{Run: c.Run, Translators: c.Translators, ExecCache: c.ExecCache,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress}, beam.GroupByKey(s, merged))
+	items, loadErrs := Load(s, c)
+	outs := consistencyStage(s, c, items)
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	scores := beam.ParDo(s.Scope("Score"), &consistencyScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitConsGroups, outs)))
 	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
@@ -59,7 +57,20 @@ func BuildConsistency(s beam.Scope, c Config) {
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
 }
 
-// consistencyFn runs the consistency job on the problems of one shard.
+// consistencyStage runs consistency.Runner on every problem of items (variants,
+// their translations and executions, Algorithm 1, repair: one step, since the
+// variants kept depend on the source's runs), in Batches of problems: the runner
+// spreads the batches, and a batch's problems run at once on the worker's shared
+// engines.
+func consistencyStage(s beam.Scope, c Config, items beam.PCollection) beam.PCollection {
+	s = s.Scope("Consistency")
+	return beam.ParDo(s, &consistencyFn{Run: c.Run, Translators: c.Translators, ExecCache: c.ExecCache,
+		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
+		WorkDir: c.WorkDir, Progress: c.Progress}, Batches(s, items))
+}
+
+// consistencyFn runs the consistency job on a batch of problems with the worker's
+// shared tools.
 type consistencyFn struct {
 	Run         string
 	Translators []string
@@ -72,37 +83,45 @@ type consistencyFn struct {
 	ExecCache   string
 
 	runner *consistency.Runner
-	tools  *tools
-}
-
-func (f *consistencyFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	table, err := consistency.DefaultTable()
-	if err != nil {
-		t.Close()
-		return err
-	}
-	f.tools = t
-	f.runner = &consistency.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
-		Table:  table, Options: consistency.DefaultOptions}
-	return nil
+	tools  lazyTools
 }
 
 func (f *consistencyFn) Teardown() error {
-	f.tools.Close()
+	f.tools.release()
 	return nil
 }
 
-var pairsJudged = beam.NewCounter("transmute", "consistency_pairs_judged")
+var (
+	pairsJudged        = beam.NewCounter("transmute", "consistency_pairs_judged")
+	consistencyBundles = beam.NewCounter("transmute", "bundles_consistency")
+)
 
-func (f *consistencyFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(consistency.Output)) {
-	batch := collect(items)
-	consMeter.AddTotal(int64(len(batch)))
-	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) consistency.Output { return f.runner.Evaluate(ctx, it) }, func(out consistency.Output) {
+func (f *consistencyFn) StartBundle(ctx context.Context, _ func(consistency.Output)) {
+	consistencyBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, pairsJudged)
+}
+
+func (f *consistencyFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(consistency.Output)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
+		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		table, err := consistency.DefaultTable()
+		if err != nil {
+			return err
+		}
+		f.runner = &consistency.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Table:  table, Options: consistency.DefaultOptions}
+	}
+	runBatch(batch, func(it evaluate.Item) consistency.Output {
+		if f.Progress {
+			consMeter.AddTotal(1)
+		}
+		return f.runner.Evaluate(ctx, it)
+	}, func(out consistency.Output) {
 		problemsDone.Inc(ctx, 1)
 		pairsJudged.Inc(ctx, int64(len(out.Results)))
 		if f.Progress {
@@ -110,6 +129,7 @@ func (f *consistencyFn) ProcessElement(ctx context.Context, shard int, items fun
 		}
 		emit(out)
 	})
+	return nil
 }
 
 // splitConsGroups keys one problem's pairs and repairs by score key.

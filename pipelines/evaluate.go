@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -17,7 +16,6 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*loadFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*mergeFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*scoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Item)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Output)(nil)).Elem())
@@ -94,20 +92,6 @@ func filterTasks(p schemas.Problem, ts []schemas.Task, dirs [][2]string) []schem
 		}
 	}
 	return out
-}
-
-// mergeFn joins the same problem read from several corpora (TRACE tasks are
-// TransCoder-test problems) so each translation runs once, and spreads problems
-// over shards.
-type mergeFn struct {
-	Shards int
-}
-
-func (f *mergeFn) ProcessElement(id string, items func(*evaluate.Item) bool, emit func(int, evaluate.Item)) {
-	merged := mergeItems(items)
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	emit(int(h.Sum32()%uint32(max(f.Shards, 1))), merged)
 }
 
 var (

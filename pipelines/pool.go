@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"transmute/io/cache"
@@ -93,50 +92,3 @@ const coalesceMax = 48
 // free: the problems a finished group releases come back within milliseconds, and
 // without the wait the first of them would take the slot alone.
 const coalesceLinger = 50 * time.Millisecond
-
-// feeders is how many problems per unit of parallelism the consistency and
-// properties pools keep in flight: more problems than engine slots, so that the coalescers find small
-// batches to group while the slots are busy.
-const feeders = 4
-
-// runPool applies fn to every item with its own pool of workers (the consistency and
-// properties jobs, still one shard per element; the other jobs use runBatch on
-// batches the runner spreads) and hands each result
-// to each on the calling goroutine: Beam emitters are not safe for concurrent use.
-func runPool[I, O any](items []I, workers int, fn func(I) O, each func(O)) {
-	work := make(chan I)
-	results := make(chan O)
-	var wg sync.WaitGroup
-	for w := 0; w < max(workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for item := range work {
-				results <- fn(item)
-			}
-		}()
-	}
-	go func() {
-		for _, item := range items {
-			work <- item
-		}
-		close(work)
-		wg.Wait()
-		close(results)
-	}()
-	for out := range results {
-		each(out)
-	}
-}
-
-// collect reads a Beam iterator into a slice.
-func collect[T any](next func(*T) bool) []T {
-	var all []T
-	var it T
-	for next(&it) {
-		all = append(all, it)
-		var zero T
-		it = zero
-	}
-	return all
-}

@@ -2,10 +2,12 @@ package pipelines
 
 import (
 	"context"
+	"hash/fnv"
 	"reflect"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"gocloud.dev/blob"
 
 	"transmute/schemas"
@@ -32,6 +34,7 @@ type PropertiesOptions struct {
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*propertiesFn)(nil)).Elem())
+	register.Emitter1[properties.Output]()
 	beam.RegisterType(reflect.TypeOf((*propertiesScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*properties.Output)(nil)).Elem())
 	registerTable[schemas.PropertyResultRow]()
@@ -42,24 +45,21 @@ func init() {
 	beam.RegisterFunction(checkSecondsRow)
 }
 
-// BuildProperties adds the k-safety properties job (seed 001) to s: read and merge
-// corpora as BuildEvaluate does, expand each source function into metamorphic
-// variants, translate and run them, check the 38 properties per problem
-// (transforms/properties) in a worker pool per shard, score each (translator,
-// corpus, direction) and write the PropertiesTables. Merge takes its second
-// function from the problems of the same compute shard (all of them in process).
+// BuildProperties adds the k-safety properties job (seed 001) to s: Load, then the
+// properties stage on batches of problems the runner spreads (expand each source
+// function into metamorphic variants, translate and run them, check the 38
+// properties: transforms/properties), a score per (translator, corpus, direction),
+// the PropertiesTables. Merge takes its second function from the problems of the
+// same merge group (mergeGroup: --compute-shards groups; in process one, every
+// problem), which every batch reads as a side input.
 func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	c = c.WithDefaults()
-	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
-	items, loadErrs := beam.ParDo2(s.Scope("Load"), &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit}, specs)
-	merged := beam.ParDo(s.Scope("Merge"), &mergeFn{Shards: c.ComputeShards}, beam.GroupByKey(s, items))
-	outs := beam.ParDo(s.Scope("Properties"), &propertiesFn{Run: c.Run, Translators: c.Translators,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress, Options: o, ExecCache: c.ExecCache}, beam.GroupByKey(s, merged))
+	items, loadErrs := Load(s, c)
+	outs := propertiesStage(s, c, o, items)
 
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	if o.Search.Budget > 0 {
-		errs = beam.Flatten(s, errs, buildPropertySearch(s, c, o, merged))
+		errs = beam.Flatten(s, errs, buildPropertySearch(s, c, o, items))
 	}
 	scores := beam.ParDo(s.Scope("Score"), &propertiesScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitPropKeyed, outs)))
 	nanos := beam.Combine(s.Scope("CheckTime"), sumInt64, beam.ParDo(s, splitPropNanos, outs))
@@ -73,7 +73,40 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
 }
 
-// propertiesFn runs the properties job on the problems of one shard.
+// propertiesStage runs properties.Runner on every problem of items in Batches of
+// problems (one step: the variants kept depend on the source's runs); items is also
+// the side input the merge partners come from.
+func propertiesStage(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
+	s = s.Scope("Properties")
+	return beam.ParDo(s, &propertiesFn{Run: c.Run, Translators: c.Translators,
+		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
+		WorkDir: c.WorkDir, Progress: c.Progress, Options: o, ExecCache: c.ExecCache, MergeGroups: c.ComputeShards},
+		Batches(s, items), beam.SideInput{Input: items})
+}
+
+// mergeGroup is the group of the problem id among n: merge takes its partners from
+// the problems of the same group (those of one --compute-shards shard, as when each
+// shard ran in a pool of its own), whatever batch or worker runs the problem.
+func mergeGroup(id string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % uint32(max(n, 1)))
+}
+
+// mergePools reads the problems of the side input into their merge groups.
+func mergePools(items func(*evaluate.Item) bool, n int) map[int][]schemas.Problem {
+	pools := map[int][]schemas.Problem{}
+	var it evaluate.Item
+	for items(&it) {
+		g := mergeGroup(it.Problem.ID, n)
+		pools[g] = append(pools[g], it.Problem)
+		it = evaluate.Item{}
+	}
+	return pools
+}
+
+// propertiesFn runs the properties job on a batch of problems with the worker's
+// shared tools.
 type propertiesFn struct {
 	Run         string
 	Translators []string
@@ -85,46 +118,59 @@ type propertiesFn struct {
 	Progress    bool
 	ExecCache   string
 	Options     PropertiesOptions
+	MergeGroups int
 
 	runner *properties.Runner
-	tools  *tools
-}
-
-func (f *propertiesFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, f.Translators, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	f.tools = t
-	f.runner = &properties.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
-		Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
-	return nil
+	pools  map[int][]schemas.Problem
+	tools  lazyTools
 }
 
 func (f *propertiesFn) Teardown() error {
-	f.tools.Close()
+	f.tools.release()
 	return nil
 }
 
-var instancesChecked = beam.NewCounter("transmute", "property_instances")
+var (
+	instancesChecked  = beam.NewCounter("transmute", "property_instances")
+	propertiesBundles = beam.NewCounter("transmute", "bundles_properties")
+)
 
-func (f *propertiesFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(properties.Output)) {
-	batch := collect(items)
-	pool := make([]schemas.Problem, len(batch))
-	for i, it := range batch {
-		pool[i] = it.Problem
+// StartBundle takes the side input too: Beam requires a DoFn's bundle methods to
+// declare its side inputs.
+func (f *propertiesFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool, _ func(properties.Output)) {
+	propertiesBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, instancesChecked)
+}
+
+func (f *propertiesFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
+	emit func(properties.Output)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
+		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	if err != nil {
+		return err
 	}
-	propMeter.AddTotal(int64(len(batch)))
-	runPool(batch, feeders*f.Parallelism, func(it evaluate.Item) properties.Output { return f.runner.Evaluate(ctx, it, pool) },
-		func(out properties.Output) {
-			problemsDone.Inc(ctx, 1)
-			instancesChecked.Inc(ctx, int64(len(out.Results)))
-			if f.Progress {
-				propMeter.Done(1)
-			}
-			emit(out)
-		})
+	if f.runner == nil {
+		f.runner = &properties.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
+	}
+	if f.pools == nil {
+		f.pools = mergePools(all, f.MergeGroups)
+	}
+	runBatch(batch, func(it evaluate.Item) properties.Output {
+		if f.Progress {
+			propMeter.AddTotal(1)
+		}
+		return f.runner.Evaluate(ctx, it, f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)])
+	}, func(out properties.Output) {
+		problemsDone.Inc(ctx, 1)
+		instancesChecked.Inc(ctx, int64(len(out.Results)))
+		if f.Progress {
+			propMeter.Done(1)
+		}
+		emit(out)
+	})
+	return nil
 }
 
 func splitPropKeyed(o properties.Output, emit func(string, schemas.PropertyResultRow)) {
@@ -144,7 +190,12 @@ type propertiesScoreFn struct {
 }
 
 func (f *propertiesScoreFn) ProcessElement(key string, rows func(*schemas.PropertyResultRow) bool, emit func(schemas.ScoreRow)) {
-	all := collect(rows)
+	var all []schemas.PropertyResultRow
+	var row schemas.PropertyResultRow
+	for rows(&row) {
+		all = append(all, row)
+		row = schemas.PropertyResultRow{}
+	}
 	if len(all) == 0 {
 		return
 	}

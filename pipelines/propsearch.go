@@ -73,19 +73,21 @@ func init() {
 }
 
 // buildPropertySearch runs the property-guided search on every (problem, direction,
-// translator) of merged (the keyed items of BuildProperties), writes the search
-// table and returns the error rows of searches that stopped on an error.
-func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, merged beam.PCollection) beam.PCollection {
+// translator) of items (BuildProperties' loaded problems) in Batches of problems,
+// with the same merge groups as the properties stage, writes the search table and
+// returns the error rows of searches that stopped on an error.
+func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("PropertySearch")
 	rows := beam.ParDo(s, &searchFn{Run: c.Run, Translators: c.Translators, Parallelism: c.Parallelism, CPUTime: c.CPUTime,
-		WallTime: c.WallTime, MemoryBytes: c.MemoryBytes, WorkDir: c.WorkDir, ExecCache: c.ExecCache, Options: o},
-		beam.GroupByKey(s, merged))
+		WallTime: c.WallTime, MemoryBytes: c.MemoryBytes, WorkDir: c.WorkDir, ExecCache: c.ExecCache, Options: o,
+		MergeGroups: c.ComputeShards}, Batches(s, items), beam.SideInput{Input: items})
 	writeTable[schemas.SearchRow](s, c.Output, SearchTable, c.Shards, rows)
 	return beam.ParDo(s, searchErrorRows, rows)
 }
 
-// searchFn searches on the problems of one compute shard; the translators are
-// opened per step (each step's temperature is a translator of its own).
+// searchFn searches on a batch of problems with the worker's shared engines; the
+// translators are opened per step (each step's temperature is a translator of its
+// own).
 type searchFn struct {
 	Run         string
 	Translators []string
@@ -96,58 +98,61 @@ type searchFn struct {
 	WorkDir     string
 	ExecCache   string
 	Options     PropertiesOptions
+	MergeGroups int
 
 	runner *properties.Runner
-	tools  *tools
-}
-
-func (f *searchFn) Setup(ctx context.Context) error {
-	t, err := openTools(ctx, nil, f.WorkDir, f.Parallelism, f.ExecCache)
-	if err != nil {
-		return err
-	}
-	f.tools = t
-	f.runner = &properties.Runner{Run: f.Run, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
-		Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
-	return nil
+	pools  map[int][]schemas.Problem
+	tools  lazyTools
 }
 
 func (f *searchFn) Teardown() error {
-	f.tools.Close()
+	f.tools.release()
 	return nil
 }
 
-// searchJob is one search: a problem, one of its directions, one translator.
-type searchJob struct {
-	item evaluate.Item
-	spec string
+var searchBundles = beam.NewCounter("transmute", "bundles_search")
+
+func (f *searchFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool, _ func(schemas.SearchRow)) {
+	searchBundles.Inc(ctx, 1)
 }
 
-func (f *searchFn) ProcessElement(ctx context.Context, shard int, items func(*evaluate.Item) bool, emit func(schemas.SearchRow)) {
-	batch := collect(items)
-	pool := make([]schemas.Problem, len(batch))
-	var jobs []searchJob
-	for i, it := range batch {
-		pool[i] = it.Problem
-		for _, task := range it.Tasks {
-			for _, spec := range f.Translators {
-				jobs = append(jobs, searchJob{evaluate.Item{Problem: it.Problem, Tasks: []schemas.Task{task}}, spec})
-			}
-		}
+// ProcessElement runs the searches of a batch's problems at once, each problem's
+// (direction, translator) searches one after another: as many searches in flight
+// as problems, like the other stages' batches.
+func (f *searchFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
+	emit func(schemas.SearchRow)) error {
+	t, err := f.tools.get(ctx, toolSpec{Engines: true, WorkDir: f.WorkDir, Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		f.runner = &properties.Runner{Run: f.Run, Engines: t.engines, Tolerance: values.DefaultTolerance,
+			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
+	}
+	if f.pools == nil {
+		f.pools = mergePools(all, f.MergeGroups)
 	}
 	o := f.Options.Search
-	runPool(jobs, feeders*f.Parallelism, func(j searchJob) []schemas.SearchRow {
-		task := j.item.Tasks[0]
-		cfg := propsearch.SearchConfig{Budget: o.Budget, Start: o.Start, Sigma: o.Sigma,
-			MaxTemperature: propsearch.PaperSearch.MaxTemperature, Seed: searchSeed(f.Options.Seed, j.item.Problem, task)}
-		rows, _ := propsearch.SearchProblem(ctx, f.runner, cfg, j.spec, j.item, pool) // an error is the last row
+	runBatch(batch, func(it evaluate.Item) []schemas.SearchRow {
+		pool := f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)]
+		var rows []schemas.SearchRow
+		for _, task := range it.Tasks {
+			for _, spec := range f.Translators {
+				cfg := propsearch.SearchConfig{Budget: o.Budget, Start: o.Start, Sigma: o.Sigma,
+					MaxTemperature: propsearch.PaperSearch.MaxTemperature, Seed: searchSeed(f.Options.Seed, it.Problem, task)}
+				one := evaluate.Item{Problem: it.Problem, Tasks: []schemas.Task{task}}
+				rs, _ := propsearch.SearchProblem(ctx, f.runner, cfg, spec, one, pool) // an error is the last row
+				rows = append(rows, rs...)
+			}
+		}
 		return rows
 	}, func(rows []schemas.SearchRow) {
 		for _, r := range rows {
 			emit(r)
 		}
 	})
+	return nil
 }
 
 // searchSeed gives every problem and direction its own Gaussian moves (with one seed

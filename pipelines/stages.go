@@ -145,7 +145,7 @@ func (f *mergeItemsFn) ProcessElement(ctx context.Context, id string, items func
 	problemsLoaded.Inc(ctx, 1)
 }
 
-// mergeItems is the merge of mergeFn and mergeItemsFn.
+// mergeItems is the merge of mergeItemsFn.
 func mergeItems(items func(*evaluate.Item) bool) evaluate.Item {
 	var merged evaluate.Item
 	first := true

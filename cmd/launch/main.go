@@ -122,7 +122,7 @@ func run() error {
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
 		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); the problems of a batch (4) run at once, so that small C++ batches can be compiled together")
 		shards               = flag.Int("shards", 0, "Parquet files per table (default 4)")
-		computeShards        = flag.Int("compute-shards", 0, "consistency and properties jobs: groups the problems are run in, each with its own worker pool (default 1 in process; else --shards)")
+		computeShards        = flag.Int("compute-shards", 0, "properties job: groups of problems that take their merge partners from each other (default 1 in process; else --shards)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: to whatever the function takes) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts; a translation that cannot take them is a compile error)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
@@ -377,7 +377,7 @@ func run() error {
 		}()
 	}
 	stopLive := func() {}
-	if c.Progress && inProcess() && (*job == "evaluate" || *job == "mbta") {
+	if c.Progress && inProcess() && (*job == "evaluate" || *job == "mbta" || *job == "consistency" || *job == "properties") {
 		// Progress from the job's counters, polled from the job service; the DoFns'
 		// per-process meters (the other jobs' and a remote worker's fallback) stay quiet.
 		if cli, err := startJobServer(ctx); err != nil {
