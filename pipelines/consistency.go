@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"reflect"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -64,24 +63,13 @@ func BuildConsistency(s beam.Scope, c Config) {
 // engines.
 func consistencyStage(s beam.Scope, c Config, items beam.PCollection) beam.PCollection {
 	s = s.Scope("Consistency")
-	return beam.ParDo(s, &consistencyFn{Run: c.Run, Translators: c.Translators, ExecCache: c.ExecCache,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress}, Batches(s, items))
+	return beam.ParDo(s, &consistencyFn{Exec: execOf(c)}, Batches(s, items))
 }
 
 // consistencyFn runs the consistency job on a batch of problems with the worker's
 // shared tools.
 type consistencyFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	WorkDir     string
-	Progress    bool
-	ExecCache   string
-
+	Exec
 	runner *consistency.Runner
 	tools  lazyTools
 }

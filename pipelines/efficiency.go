@@ -161,9 +161,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
 		PerDirection: o.PerDirection}, specs)
 	check := s.Scope("CheckDefaultTests")
-	checked, checkErrs := beam.ParDo2(check, &effCheckFn{Run: c.Run, Translators: c.Translators,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache}, Batches(check, items))
+	checked, checkErrs := beam.ParDo2(check, &effCheckFn{Exec: execOf(c)}, Batches(check, items))
 	// The GroupByKey (per problem) is also a barrier: profiling starts once every
 	// default-test check is done, so that no check competes with it for the cores.
 	outs, noise := beam.ParDo2(s.Scope("Profile"), &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir,
@@ -270,17 +268,7 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(E
 // effCheckFn runs the default tests of every task of a batch of problems
 // (transforms/evaluate) and emits, per problem, the translations that pass.
 type effCheckFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	CppArgs     string
-	WorkDir     string
-	Progress    bool
-	ExecCache   string
-
+	Exec
 	ev    *evaluate.Evaluator
 	tools lazyTools
 }

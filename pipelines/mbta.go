@@ -95,23 +95,13 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 // translations depend on the mutants it keeps), in batches of problems.
 func mbtaStage(s beam.Scope, c Config, m MBTAOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("MBTA")
-	return beam.ParDo(s, &mbtaFn{Run: c.Run, Translators: c.Translators,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress, Options: m, ExecCache: c.ExecCache}, Batches(s, items))
+	return beam.ParDo(s, &mbtaFn{Exec: execOf(c), Options: m}, Batches(s, items))
 }
 
 // mbtaFn runs MBTA on a batch of problems with the worker's shared tools.
 type mbtaFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	WorkDir     string
-	Progress    bool
-	Options     MBTAOptions
-	ExecCache   string
+	Exec
+	Options MBTAOptions
 
 	runner *mbta.Runner
 	tools  lazyTools

@@ -4,7 +4,6 @@ import (
 	"context"
 	"hash/fnv"
 	"reflect"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -78,9 +77,7 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 // the side input the merge partners come from.
 func propertiesStage(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("Properties")
-	return beam.ParDo(s, &propertiesFn{Run: c.Run, Translators: c.Translators,
-		Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime, MemoryBytes: c.MemoryBytes,
-		WorkDir: c.WorkDir, Progress: c.Progress, Options: o, ExecCache: c.ExecCache, MergeGroups: c.ComputeShards},
+	return beam.ParDo(s, &propertiesFn{Exec: execOf(c), Options: o, MergeGroups: c.ComputeShards},
 		Batches(s, items), beam.SideInput{Input: items})
 }
 
@@ -108,15 +105,7 @@ func mergePools(items func(*evaluate.Item) bool, n int) map[int][]schemas.Proble
 // propertiesFn runs the properties job on a batch of problems with the worker's
 // shared tools.
 type propertiesFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	WorkDir     string
-	Progress    bool
-	ExecCache   string
+	Exec
 	Options     PropertiesOptions
 	MergeGroups int
 

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"reflect"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -78,9 +77,7 @@ func init() {
 // returns the error rows of searches that stopped on an error.
 func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("PropertySearch")
-	rows := beam.ParDo(s, &searchFn{Run: c.Run, Translators: c.Translators, Parallelism: c.Parallelism, CPUTime: c.CPUTime,
-		WallTime: c.WallTime, MemoryBytes: c.MemoryBytes, WorkDir: c.WorkDir, ExecCache: c.ExecCache, Options: o,
-		MergeGroups: c.ComputeShards}, Batches(s, items), beam.SideInput{Input: items})
+	rows := beam.ParDo(s, &searchFn{Exec: execOf(c), Options: o, MergeGroups: c.ComputeShards}, Batches(s, items), beam.SideInput{Input: items})
 	writeTable[schemas.SearchRow](s, c.Output, SearchTable, c.Shards, rows)
 	return beam.ParDo(s, searchErrorRows, rows)
 }
@@ -89,14 +86,7 @@ func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam
 // translators are opened per step (each step's temperature is a translator of its
 // own).
 type searchFn struct {
-	Run         string
-	Translators []string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	WorkDir     string
-	ExecCache   string
+	Exec
 	Options     PropertiesOptions
 	MergeGroups int
 

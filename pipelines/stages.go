@@ -75,9 +75,7 @@ func Translate(s beam.Scope, c Config, items beam.PCollection) beam.PCollection 
 func Execute(s beam.Scope, c Config, translated beam.PCollection) beam.PCollection {
 	s = s.Scope("Execute")
 	batches := Batches(s, translated)
-	return beam.ParDo(s, &executeFn{Run: c.Run, Parallelism: c.Parallelism, CPUTime: c.CPUTime, WallTime: c.WallTime,
-		MemoryBytes: c.MemoryBytes, CppArgs: c.CppArgs, WorkDir: c.WorkDir, Progress: c.Progress, ExecCache: c.ExecCache},
-		batches)
+	return beam.ParDo(s, &executeFn{Exec: execOf(c)}, batches)
 }
 
 // BatchProblems is how many problems an Execute batch holds: with Parallelism 2,
@@ -221,16 +219,7 @@ func (f *translateFn) ProcessElement(ctx context.Context, it evaluate.Item, emit
 
 // executeFn executes and judges one translated problem on the worker's shared engines.
 type executeFn struct {
-	Run         string
-	Parallelism int
-	CPUTime     time.Duration
-	WallTime    time.Duration
-	MemoryBytes int64
-	CppArgs     string
-	WorkDir     string
-	Progress    bool
-	ExecCache   string
-
+	Exec
 	ev    *evaluate.Evaluator
 	tools lazyTools
 }
@@ -409,4 +398,26 @@ func Split[R any](s beam.Scope, col beam.PCollection, field string) beam.PCollec
 		panic(fmt.Sprintf("split: %v.%s is %v, not %v or []%v", col.Type().Type(), field, t, want, want))
 	}
 	return beam.ParDo(s.Scope("Split_"+field), &splitFn{Field: field}, col, beam.TypeDefinition{Var: beam.YType, T: want})
+}
+
+// Exec is the configuration that every DoFn running programs shares (embedded, so
+// its fields stay the DoFns' own exported, serialized fields). A DoFn ignores
+// what it does not use (executeFn has no translators).
+type Exec struct {
+	Run         string
+	Translators []string
+	Parallelism int
+	CPUTime     time.Duration
+	WallTime    time.Duration
+	MemoryBytes int64
+	CppArgs     string
+	WorkDir     string
+	Progress    bool
+	ExecCache   string
+}
+
+func execOf(c Config) Exec {
+	return Exec{Run: c.Run, Translators: c.Translators, Parallelism: c.Parallelism, CPUTime: c.CPUTime,
+		WallTime: c.WallTime, MemoryBytes: c.MemoryBytes, CppArgs: c.CppArgs, WorkDir: c.WorkDir,
+		Progress: c.Progress, ExecCache: c.ExecCache}
 }

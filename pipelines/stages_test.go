@@ -1,9 +1,11 @@
 package pipelines
 
 import (
+	"encoding/json"
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -111,4 +113,25 @@ func TestSplit(t *testing.T) {
 func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
 	return schemas.ProfileRow{Role: role, Translator: tr, Status: schemas.StatusOK, CPUMeanMs: cpu, RSSMeanKB: rss,
 		PassDefault: true, StressMatch: correct, Correct: correct, Repetitions: 5, SrcLang: "cpp", TgtLang: "java"}
+}
+
+// TestExecSerialized: the embedded Exec of the DoFns that run programs survives the
+// JSON round trip by which Beam ships a DoFn to its workers (jsonx).
+func TestExecSerialized(t *testing.T) {
+	x := execOf(Config{Run: "r", Translators: []string{"recorded:a"}, Parallelism: 3, CPUTime: 2 * time.Second,
+		WallTime: 5 * time.Second, MemoryBytes: 1 << 30, CppArgs: "gold", WorkDir: "/w", Progress: true, ExecCache: "/c"})
+	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaFn{Exec: x}, &consistencyFn{Exec: x},
+		&propertiesFn{Exec: x, MergeGroups: 2}, &searchFn{Exec: x}} {
+		b, err := json.Marshal(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := reflect.New(reflect.TypeOf(fn).Elem())
+		if err := json.Unmarshal(b, back.Interface()); err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Elem().FieldByName("Exec").Interface().(Exec); !reflect.DeepEqual(got, x) {
+			t.Errorf("%T: Exec after the round trip %+v, want %+v", fn, got, x)
+		}
+	}
 }
