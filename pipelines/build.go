@@ -25,8 +25,8 @@ func BuildEvaluate(s beam.Scope, c Config) {
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
 	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
 	writeTable[schemas.ResultRow](s, c.Output, "results", c.Shards, results)
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 	writeTable[schemas.FidelityRow](s, c.Output, "fidelity", c.Shards, Split[schemas.FidelityRow](s, outs, "Fidelity"))
 }
 

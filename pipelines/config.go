@@ -27,13 +27,16 @@ type Config struct {
 	// that the C++ engine finds small batches to compile together; efficiency profiles
 	// on one core each).
 	Parallelism int `json:"parallelism"`
-	// Shards is the number of Parquet files per table (Beam keys of the writes).
+	// Shards is the most rows a table's Parquet file holds (default
+	// DefaultRowsPerFile). Each bundle of a Write streams its rows into files of its
+	// own and starts a new one past this many rows, so a table has at least one file
+	// per bundle that produced rows; the number of files is the runner's, not a flag's.
 	Shards int `json:"shards"`
 	// ComputeShards is the number of groups the properties job takes merge partners
 	// from (a problem's partner is a problem of its group; the property search's
-	// too). 0 means Shards. No job runs its problems by these groups any more: the
-	// units of work are problems and batches that the runner spreads
-	// (docs/ARCHITECTURE.md).
+	// too). 0 means 4 (launch sets 1 in process). No job runs its problems by these
+	// groups any more: the units of work are problems and batches that the runner
+	// spreads (docs/ARCHITECTURE.md).
 	ComputeShards int `json:"compute_shards"`
 	// Limits for every program run.
 	CPUTime     time.Duration `json:"cpu_time"`
@@ -64,10 +67,10 @@ func (c Config) WithDefaults() Config {
 		c.Parallelism = 2
 	}
 	if c.Shards <= 0 {
-		c.Shards = 4
+		c.Shards = DefaultRowsPerFile
 	}
 	if c.ComputeShards <= 0 {
-		c.ComputeShards = c.Shards
+		c.ComputeShards = 4
 	}
 	if c.Output == "" {
 		c.Output = "out/run"

@@ -52,8 +52,8 @@ func BuildConsistency(s beam.Scope, c Config) {
 	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
 	writeTable[schemas.ConsistencyRow](s, c.Output, "consistency_results", c.Shards, Split[schemas.ConsistencyRow](s, outs, "Results"))
 	writeTable[schemas.RepairRow](s, c.Output, "repairs", c.Shards, Split[schemas.RepairRow](s, outs, "Repairs"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 }
 
 // consistencyStage runs consistency.Runner on every problem of items (variants,

@@ -171,9 +171,9 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))
 
 	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
-	writeTable[schemas.NoiseRow](s, c.Output, "noise", 1, noise)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
+	writeTable[schemas.NoiseRow](s, c.Output, "noise", c.Shards, noise)
 }
 
 // effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests),

@@ -86,8 +86,8 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
 	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
 	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.Shards, Split[schemas.MutantResultRow](s, outs, "MutantResults"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 }
 
 // mbtaStage expands each problem into mutants and translates, executes and judges

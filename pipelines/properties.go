@@ -68,8 +68,8 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	writeTable[schemas.TransformationRow](s, c.Output, "transformations", c.Shards, Split[schemas.TransformationRow](s, outs, "Transformations"))
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
 	writeTable[schemas.PropertyResultRow](s, c.Output, "property_results", c.Shards, Split[schemas.PropertyResultRow](s, outs, "Results"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", 1, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", 1, errs)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 }
 
 // propertiesStage runs properties.Runner on every problem of items in Batches of

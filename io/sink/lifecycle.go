@@ -264,7 +264,7 @@ func apply(ctx context.Context, b *blob.Bucket, j Journal) error {
 		if ok, err := b.Exists(ctx, k); err != nil {
 			return fmt.Errorf("publish: %w", err)
 		} else if ok {
-			continue // content-addressed: same key, same rows
+			continue // an earlier apply of this journal installed it (bundle keys are random; an empty table's shard is named by its content)
 		}
 		if err := b.Copy(ctx, k, j.Staging+k, nil); err != nil {
 			return fmt.Errorf("publish: install %s: %w", k, err)

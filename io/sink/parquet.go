@@ -1,7 +1,8 @@
 // Package sink writes Transmute's tables: each table a directory of Parquet shards
-// under an output bucket, plus a run manifest. A shard is written under a temporary
-// key and then copied to a name derived from its content, so a retried bundle that
-// writes the same rows again replaces the same file instead of adding a duplicate.
+// under an output bucket, plus a run manifest. The pipelines stream a bundle's rows
+// into files of its own (PartWriter) and commit the files of committed bundles
+// (Commit); WriteShard writes a whole shard at once under a name derived from its
+// content (the empty tables, tests).
 package sink
 
 import (
