@@ -99,7 +99,13 @@ var (
 	programsRun  = beam.NewCounter("transmute", "programs_run")
 )
 
-func keyResult(r schemas.ResultRow) (string, schemas.ResultRow) { return score.KeyOf(r).String(), r }
+// keyResult keys a result row for Score without its expected and actual values:
+// the scores never read them, and they are most of a row's bytes, which the
+// runner holds for the GroupByKey until every row of the key is in.
+func keyResult(r schemas.ResultRow) (string, schemas.ResultRow) {
+	r.Expected, r.Actual = "", ""
+	return score.KeyOf(r).String(), r
+}
 
 // scoreFn computes the CA and pass-rate scores of one (translator, corpus, direction).
 type scoreFn struct {

@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/efficiency"
 	"transmute/transforms/evaluate"
+	"transmute/transforms/score"
 )
 
 // The rows of every efficiency score key together are the rows of one aggregate
@@ -133,5 +135,29 @@ func TestExecSerialized(t *testing.T) {
 		if got := back.Elem().FieldByName("Exec").Interface().(Exec); !reflect.DeepEqual(got, x) {
 			t.Errorf("%T: Exec after the round trip %+v, want %+v", fn, got, x)
 		}
+	}
+}
+
+// TestScoresIgnoreValues: the scores of rows stripped by keyResult are those of the
+// whole rows (if score ever reads Expected or Actual, keyResult must keep them).
+func TestScoresIgnoreValues(t *testing.T) {
+	var rows, stripped []schemas.ResultRow
+	for i := 0; i < 40; i++ {
+		r := schemas.ResultRow{Translator: "m", Corpus: "c", ProblemID: fmt.Sprintf("P%d", i/4), SrcLang: "java", TgtLang: "python",
+			TestIndex: int32(i % 4), Expected: fmt.Sprint(i), Actual: fmt.Sprint(i + i%3), Match: i%3 == 0,
+			Status: schemas.StatusOK, OracleStatus: schemas.StatusOK, ProgramStatus: schemas.StatusOK, LangDependent: i%7 == 0}
+		for _, o := range []string{"source", "target_gold"} {
+			r.Oracle = o
+			rows = append(rows, r)
+			_, s := keyResult(r)
+			if s.Expected != "" || s.Actual != "" {
+				t.Fatal("keyResult kept the values")
+			}
+			stripped = append(stripped, s)
+		}
+	}
+	k := score.KeyOf(rows[0])
+	if a, b := score.CA("r", k, rows), score.CA("r", k, stripped); len(a) == 0 || !reflect.DeepEqual(a, b) {
+		t.Errorf("scores differ without the values:\n%v\n%v", a, b)
 	}
 }
