@@ -160,10 +160,6 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 			}
 		}
 		b := e.batch(p, lang)
-		// A translation's first timeout decides it (it fails), as the Java and
-		// Python engines already stop there; C++ went on to 3 in a row, and 28
-		// models' looping translations of one problem cost 15 minutes on one core.
-		b.StopAfterTimeouts = 1
 		var keep []int // positions in p.Tests
 		b.Tests = nil
 		for ti, t := range p.Tests {
