@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"transmute/schemas"
@@ -127,85 +128,99 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 	type program struct {
 		cand execute.Candidate
 		ids  []string
+		srcs map[string]bool // the source languages of the translations it stands for
 	}
-	byLang := map[string][]*program{}
 	for _, lang := range langs {
 		index := map[string]*program{}
-		srcs := map[string]bool{}
+		var progs []*program
 		for _, t := range all {
 			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
 				continue
 			}
-			srcs[t.dir.src] = true
 			k := programKey(t)
-			if pr := index[k]; pr != nil {
-				pr.ids = append(pr.ids, t.id)
-				continue
+			pr := index[k]
+			if pr == nil {
+				pr = &program{cand: execute.Candidate{ID: t.id, Code: t.tr.Code, Imports: t.tr.Imports, Entry: t.tr.Entry}, srcs: map[string]bool{}}
+				index[k] = pr
+				progs = append(progs, pr)
 			}
-			pr := &program{cand: execute.Candidate{ID: t.id, Code: t.tr.Code, Imports: t.tr.Imports, Entry: t.tr.Entry}, ids: []string{t.id}}
-			index[k] = pr
-			byLang[lang] = append(byLang[lang], pr)
+			pr.ids = append(pr.ids, t.id)
+			pr.srcs[t.dir.src] = true
 		}
-		progs := byLang[lang]
 		x.distinct += len(progs)
-		if len(progs) == 0 {
-			continue
+		// A program runs on the tests that one of its own oracles decides: the target
+		// gold, or the gold of a source language it was translated from, returned a
+		// value there. Per program, not per language: a Python gold that returns
+		// where the C++ gold loops must not send the Java->C++ translations into
+		// the loop (they would time out on tests that cannot count for them).
+		type group struct {
+			keep  []int // positions in p.Tests
+			progs []*program
 		}
-		// The tests some oracle of these translations decides: the target gold or one
-		// of the source golds returned a value there.
-		var oracles []execute.Result
-		for _, l := range append([]string{lang}, sortedKeys(srcs)...) {
-			if r, ok := x.results[GoldID(l)]; ok {
-				oracles = append(oracles, r)
-			}
-		}
-		b := e.batch(p, lang)
-		var keep []int // positions in p.Tests
-		b.Tests = nil
-		for ti, t := range p.Tests {
-			for _, o := range oracles {
-				if ti < len(o.Tests) && o.Tests[ti].Status == schemas.StatusOK {
-					keep = append(keep, ti)
-					b.Tests = append(b.Tests, t)
-					break
+		var groups []*group
+		bySig := map[string]*group{}
+		for _, pr := range progs {
+			var keep []int
+			for ti := range p.Tests {
+				for _, l := range append([]string{lang}, sortedKeys(pr.srcs)...) {
+					if o, ok := x.results[GoldID(l)]; ok && ti < len(o.Tests) && o.Tests[ti].Status == schemas.StatusOK {
+						keep = append(keep, ti)
+						break
+					}
 				}
 			}
+			sig := fmt.Sprint(keep)
+			g := bySig[sig]
+			if g == nil {
+				g = &group{keep: keep}
+				bySig[sig] = g
+				groups = append(groups, g)
+			}
+			g.progs = append(g.progs, pr)
+			x.skipped += len(p.Tests) - len(keep)
 		}
-		x.skipped += (len(p.Tests) - len(keep)) * len(progs)
-		for start := 0; start < len(progs); start += ChunkCandidates {
-			chunk := progs[start:min(start+ChunkCandidates, len(progs))]
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				cb := b
-				cb.Candidates = make([]execute.Candidate, len(chunk))
-				for i, pr := range chunk {
-					cb.Candidates[i] = pr.cand
-				}
-				var res []execute.Result
-				failure := ""
-				if len(cb.Tests) > 0 {
-					res, failure = e.runBatch(ctx, cb)
-				} else {
-					res = make([]execute.Result, len(chunk))
+		for _, g := range groups {
+			b := e.batch(p, lang)
+			b.Tests = nil
+			for _, ti := range g.keep {
+				b.Tests = append(b.Tests, p.Tests[ti])
+			}
+			keep := g.keep
+			for start := 0; start < len(g.progs); start += ChunkCandidates {
+				chunk := g.progs[start:min(start+ChunkCandidates, len(g.progs))]
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					cb := b
+					cb.Candidates = make([]execute.Candidate, len(chunk))
 					for i, pr := range chunk {
-						res[i] = execute.Result{CandidateID: pr.cand.ID, Status: StatusSkipped}
+						cb.Candidates[i] = pr.cand
 					}
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if failure != "" {
-					fail(lang, "engine failure", failure)
-				}
-				for i, pr := range chunk {
-					full := spread(res[i], p.Tests, keep)
-					for _, id := range pr.ids {
-						r := full
-						r.CandidateID = id
-						x.results[id] = r
+					var res []execute.Result
+					failure := ""
+					if len(cb.Tests) > 0 {
+						res, failure = e.runBatch(ctx, cb)
+					} else {
+						res = make([]execute.Result, len(chunk))
+						for i, pr := range chunk {
+							res[i] = execute.Result{CandidateID: pr.cand.ID, Status: StatusSkipped}
+						}
 					}
-				}
-			}()
+					mu.Lock()
+					defer mu.Unlock()
+					if failure != "" {
+						fail(lang, "engine failure", failure)
+					}
+					for i, pr := range chunk {
+						full := spread(res[i], p.Tests, keep)
+						for _, id := range pr.ids {
+							r := full
+							r.CandidateID = id
+							x.results[id] = r
+						}
+					}
+				}()
+			}
 		}
 	}
 	wg.Wait()

@@ -220,3 +220,69 @@ func TestNondeterministicGold(t *testing.T) {
 		}
 	}
 }
+
+// bySrc translates each source language into its own code.
+type bySrc struct {
+	name string
+	code map[string]string
+}
+
+func (f bySrc) Name() string { return f.name }
+func (f bySrc) Translate(_ context.Context, r translate.Request) ([]translate.Translation, error) {
+	return []translate.Translation{{Status: schemas.TranslationOK, Code: f.code[r.SrcLang]}}, nil
+}
+func (bySrc) TranslatesVariants() bool { return true }
+func (bySrc) Directions() [][2]string  { return nil }
+func (bySrc) Close() error             { return nil }
+
+// constEngine answers every candidate of every batch with ok and the value "0" on
+// every test: a source gold that returns everywhere.
+type constEngine struct{ lang string }
+
+func (c constEngine) Lang() string { return c.lang }
+func (c constEngine) Close() error { return nil }
+func (c constEngine) Run(_ context.Context, b execute.Batch) ([]execute.Result, error) {
+	out := make([]execute.Result, len(b.Candidates))
+	for i, cand := range b.Candidates {
+		out[i] = execute.Result{CandidateID: cand.ID, Status: schemas.StatusOK}
+		for _, t := range b.Tests {
+			out[i].Tests = append(out[i].Tests, execute.TestResult{Index: t.Index, Status: schemas.StatusOK, Output: "0"})
+		}
+	}
+	return out, nil
+}
+
+// TestOraclesPerProgram: the Python gold loops from test 3 on, the Java gold returns
+// everywhere. The Java->Python translation runs on all 5 tests (its source oracle
+// decides them), the Python->Python one only on the 3 its own oracle decides: the
+// Java gold must not send it into the loop.
+func TestOraclesPerProgram(t *testing.T) {
+	eng := pythonEngine(t)
+	gold := "def f(x):\n    while x >= 3:\n        pass\n    return x * 2\n"
+	p := pyProblem(gold, 5)
+	p.Functions = append(p.Functions, schemas.Function{Lang: schemas.Java, Name: "f", Code: "static int f(int x) { return 0; }"})
+	tr := bySrc{"m", map[string]string{
+		schemas.Java:   "def g(x):\n    while x >= 3:\n        pass\n    return x * 2 + 1\n",
+		schemas.Python: "def h(x):\n    while x >= 3:\n        pass\n    return x + x\n"}}
+	ev := &Evaluator{Run: "t", Translators: []translate.Translator{tr},
+		Engines:   map[string]execute.Engine{schemas.Python: eng, schemas.Java: constEngine{schemas.Java}},
+		Tolerance: values.DefaultTolerance, Limits: sandbox.Limits{CPUTime: 200 * time.Millisecond, WallTime: 2 * time.Second}}
+	tasks := []schemas.Task{{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Java, TgtLang: schemas.Python},
+		{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Python, TgtLang: schemas.Python}}
+	out := ev.Evaluate(context.Background(), Item{Problem: p, Tasks: tasks})
+	ranTests := map[string]int{}
+	for _, b := range eng.calls {
+		for _, c := range b.Candidates {
+			ranTests[c.ID] = len(b.Tests)
+		}
+	}
+	jID, pID := TranslationID("m", schemas.Java, schemas.Python, 0), TranslationID("m", schemas.Python, schemas.Python, 0)
+	if ranTests[jID] != 5 || ranTests[pID] != 3 {
+		t.Errorf("tests run: java->python %d (want 5), python->python %d (want 3)", ranTests[jID], ranTests[pID])
+	}
+	for _, x := range out.Executions {
+		if x.ProgramID == pID && x.TestIndex >= 3 && x.TestStatus != StatusSkipped {
+			t.Errorf("python->python test %d: %s, want skipped", x.TestIndex, x.TestStatus)
+		}
+	}
+}
