@@ -130,6 +130,12 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		ids  []string
 		srcs map[string]bool // the source languages of the translations it stands for
 	}
+	// The golds' results, read while the chunks started for earlier languages write
+	// x.results (under mu): a copy, so the reads need no lock.
+	golds := make(map[string]execute.Result, len(x.results))
+	for id, r := range x.results {
+		golds[id] = r
+	}
 	for _, lang := range langs {
 		index := map[string]*program{}
 		var progs []*program
@@ -163,7 +169,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 			var keep []int
 			for ti := range p.Tests {
 				for _, l := range append([]string{lang}, sortedKeys(pr.srcs)...) {
-					if o, ok := x.results[GoldID(l)]; ok && ti < len(o.Tests) && o.Tests[ti].Status == schemas.StatusOK {
+					if o, ok := golds[GoldID(l)]; ok && ti < len(o.Tests) && o.Tests[ti].Status == schemas.StatusOK {
 						keep = append(keep, ti)
 						break
 					}
