@@ -104,3 +104,25 @@ func ErrorCounts(rows []schemas.ErrorRow) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// byCell groups the score rows that keep accepts by cell, each cell's rows by
+// metric, and returns the cells in a fixed order.
+func byCell(rows []schemas.ScoreRow, keep func(schemas.ScoreRow) bool) ([]cell, map[cell]map[schemas.Metric]schemas.ScoreRow) {
+	m := map[cell]map[schemas.Metric]schemas.ScoreRow{}
+	for _, r := range rows {
+		if !keep(r) {
+			continue
+		}
+		k := cell{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
+		if m[k] == nil {
+			m[k] = map[schemas.Metric]schemas.ScoreRow{}
+		}
+		m[k][r.Metric] = r
+	}
+	keys := make([]cell, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+	return keys, m
+}

@@ -25,23 +25,7 @@ func PrintConsistencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) e
 	if err != nil {
 		return err
 	}
-	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
-	for _, r := range scores {
-		if r.Oracle != consistency.OracleConsistency {
-			continue
-		}
-		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
-		if m[k] == nil {
-			m[k] = map[schemas.Metric]schemas.ScoreRow{}
-		}
-		m[k][r.Metric] = r
-	}
-	keys := make([]key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+	keys, m := byCell(scores, func(r schemas.ScoreRow) bool { return r.Oracle == consistency.OracleConsistency })
 	f := func(v float64) string {
 		if math.IsNaN(v) {
 			return "-"

@@ -23,25 +23,7 @@ func PrintMBTASummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 	if err != nil {
 		return err
 	}
-	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
-	for _, r := range rows {
-		if r.Subset != "all" {
-			continue
-		}
-		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
-		if m[k] == nil {
-			m[k] = map[schemas.Metric]schemas.ScoreRow{}
-		}
-		m[k][r.Metric] = r
-	}
-	keys := make([]key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
-	})
+	keys, m := byCell(rows, func(r schemas.ScoreRow) bool { return r.Subset == "all" })
 	v := func(ms map[schemas.Metric]schemas.ScoreRow, name schemas.Metric) string {
 		r, ok := ms[name]
 		if !ok {

@@ -26,25 +26,13 @@ func PrintPropertiesSummary(ctx context.Context, w io.Writer, b *blob.Bucket, cp
 	if err != nil {
 		return err
 	}
-	type key struct{ tr, corpus, src, tgt string }
-	m := map[key]map[schemas.Metric]schemas.ScoreRow{}
 	checkSec := 0.0
 	for _, r := range rows {
 		if r.Metric == schemas.MetricCheckSeconds {
 			checkSec += r.Value
-			continue
 		}
-		k := key{r.Translator, r.Corpus, r.SrcLang, r.TgtLang}
-		if m[k] == nil {
-			m[k] = map[schemas.Metric]schemas.ScoreRow{}
-		}
-		m[k][r.Metric] = r
 	}
-	keys := make([]key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+	keys, m := byCell(rows, func(r schemas.ScoreRow) bool { return r.Metric != schemas.MetricCheckSeconds })
 	fmt.Fprintln(w, "Table 3: total violations (TV), violated properties (VP, of 38), violated syntactic properties (VSP, of 24)")
 	fmt.Fprintf(w, "  %-28s %-12s %8s %4s %4s %10s\n", "translator", "direction", "TV", "VP", "VSP", "instances")
 	for _, k := range keys {
