@@ -11,7 +11,6 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/consistency"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
 
@@ -90,8 +89,7 @@ func (f *consistencyFn) StartBundle(ctx context.Context, _ func(consistency.Outp
 }
 
 func (f *consistencyFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(consistency.Output)) error {
-	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
-		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,7 @@ func (f *consistencyFn) ProcessElement(ctx context.Context, _ string, batch func
 			return err
 		}
 		f.runner = &consistency.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Limits: f.limits(),
 			Table:  table, Options: consistency.DefaultOptions}
 	}
 	runBatch(batch, func(it evaluate.Item) consistency.Output {

@@ -24,7 +24,6 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/profile"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
 
@@ -280,14 +279,13 @@ func (f *effCheckFn) Teardown() error {
 
 func (f *effCheckFn) ProcessElement(ctx context.Context, _ string, batch func(*EfficiencyItem) bool,
 	emit func(string, EfficiencyProblem), emitErr func(schemas.ErrorRow)) error {
-	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
-		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
 	if f.ev == nil {
 		f.ev = &evaluate.Evaluator{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
+			Limits: f.limits(), CppArgs: f.CppArgs}
 	}
 	type result struct {
 		p    EfficiencyProblem

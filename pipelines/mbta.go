@@ -13,7 +13,6 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/mbta"
 	"transmute/transforms/mutate"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
 
@@ -123,14 +122,13 @@ func (f *mbtaFn) StartBundle(ctx context.Context, _ func(mbta.Output)) {
 }
 
 func (f *mbtaFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(mbta.Output)) error {
-	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
-		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
 	if f.runner == nil {
 		f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Limits: f.limits(),
 			Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
 				MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
 			MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}

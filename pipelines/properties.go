@@ -12,7 +12,6 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/properties"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
 	"transmute/transforms/values"
 )
@@ -133,14 +132,13 @@ func (f *propertiesFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) b
 
 func (f *propertiesFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
 	emit func(properties.Output)) error {
-	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators, Engines: true, WorkDir: f.WorkDir,
-		Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
 	if f.runner == nil {
 		f.runner = &properties.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Limits: f.limits(),
 			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
 	}
 	if f.pools == nil {

@@ -13,7 +13,6 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/properties"
 	"transmute/transforms/propsearch"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
 
@@ -111,13 +110,13 @@ func (f *searchFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool,
 // as problems, like the other stages' batches.
 func (f *searchFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
 	emit func(schemas.SearchRow)) error {
-	t, err := f.tools.get(ctx, toolSpec{Engines: true, WorkDir: f.WorkDir, Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	t, err := f.tools.get(ctx, f.toolSpec(false))
 	if err != nil {
 		return err
 	}
 	if f.runner == nil {
 		f.runner = &properties.Runner{Run: f.Run, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes},
+			Limits: f.limits(),
 			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
 	}
 	if f.pools == nil {

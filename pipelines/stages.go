@@ -247,13 +247,13 @@ func announceCounters(ctx context.Context, cs ...beam.Counter) {
 }
 
 func (f *executeFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Translated) bool, emit func(evaluate.Output)) error {
-	tl, err := f.tools.get(ctx, toolSpec{Engines: true, WorkDir: f.WorkDir, Parallelism: f.Parallelism, ExecCache: f.ExecCache})
+	tl, err := f.tools.get(ctx, f.toolSpec(false))
 	if err != nil {
 		return err
 	}
 	if f.ev == nil {
 		f.ev = &evaluate.Evaluator{Run: f.Run, Engines: tl.engines, Tolerance: values.DefaultTolerance,
-			Limits: sandbox.Limits{CPUTime: f.CPUTime, WallTime: f.WallTime, MemoryBytes: f.MemoryBytes}, CppArgs: f.CppArgs}
+			Limits: f.limits(), CppArgs: f.CppArgs}
 	}
 	runBatch(batch, func(t evaluate.Translated) evaluate.Output { return f.ev.Execute(ctx, t) }, func(out evaluate.Output) {
 		problemsDone.Inc(ctx, 1)
@@ -414,6 +414,21 @@ type Exec struct {
 	WorkDir     string
 	Progress    bool
 	ExecCache   string
+}
+
+// limits are the per-test limits of every program the DoFn runs.
+func (x Exec) limits() sandbox.Limits {
+	return sandbox.Limits{CPUTime: x.CPUTime, WallTime: x.WallTime, MemoryBytes: x.MemoryBytes}
+}
+
+// toolSpec is the DoFn's engines (and its translators when withTranslators): the
+// key under which a worker process shares them.
+func (x Exec) toolSpec(withTranslators bool) toolSpec {
+	s := toolSpec{Engines: true, WorkDir: x.WorkDir, Parallelism: x.Parallelism, ExecCache: x.ExecCache}
+	if withTranslators {
+		s.Translators = x.Translators
+	}
+	return s
 }
 
 func execOf(c Config) Exec {
