@@ -67,3 +67,52 @@ func TestCppArgsGold(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfBoundsGold: a C++ gold that writes and reads past its VLA on one test
+// (TransCoder-test's DELANNOY_NUMBER_1 with m > n) returns whatever the memory
+// layout leaves there, which changed with what shared its unit between two runs of
+// the same corpus; its second run checks bounds, so that test is marked
+// nondeterministic and left out, and the other tests judge the translation.
+func TestOutOfBoundsGold(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++")
+	}
+	eng, err := cpp.New(execute.Options{WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	gold := `int dealnnoy ( int n, int m ) {
+  int dp [ m + 1 ] [ n + 1 ];
+  for ( int i = 0; i <= m; i ++ ) dp [ i ] [ 0 ] = 1;
+  for ( int i = 0; i <= m; i ++ ) dp [ 0 ] [ i ] = 1;
+  for ( int i = 1; i <= m; i ++ ) for ( int j = 1; j <= n; j ++ ) dp [ i ] [ j ] = dp [ i - 1 ] [ j ] + dp [ i - 1 ] [ j - 1 ] + dp [ i ] [ j - 1 ];
+  return dp [ m ] [ n ];
+}
+`
+	p := schemas.Problem{ID: "DELANNOY", Corpus: "test", Returns: "int",
+		Params:    []schemas.Param{{Name: "n", Type: "int"}, {Name: "m", Type: "int"}},
+		Functions: []schemas.Function{{Lang: schemas.Cpp, Name: "dealnnoy", Code: gold}},
+		Tests:     []schemas.Test{{Index: 0, Args: "[3,3]"}, {Index: 1, Args: "[2,6]"}, {Index: 2, Args: "[2,2]"}}}
+	ev := &Evaluator{Run: "t", Translators: []translate.Translator{fixed{gold}},
+		Engines: map[string]execute.Engine{schemas.Cpp: eng}, Tolerance: values.DefaultTolerance}
+	out := ev.Evaluate(context.Background(), Item{Problem: p,
+		Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Cpp, TgtLang: schemas.Cpp}}})
+	var marked []int32
+	for _, f := range out.Fidelity {
+		if f.Cause == CauseNondeterministic {
+			marked = append(marked, f.TestIndex)
+			if f.StatusB != schemas.StatusRuntimeError {
+				t.Errorf("second run's status %s, want runtime_error", f.StatusB)
+			}
+		}
+	}
+	if len(marked) != 1 || marked[0] != 1 {
+		t.Fatalf("nondeterministic tests %v, want [1]", marked)
+	}
+	for _, r := range out.Results {
+		if r.Nondeterministic != (r.TestIndex == 1) {
+			t.Errorf("result row %+v: marked %v", r, r.Nondeterministic)
+		}
+	}
+}

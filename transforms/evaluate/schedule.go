@@ -105,6 +105,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 				id := GoldID(lang)
 				if run == 1 {
 					b.Seed = RerunSeed
+					b.BoundsChecks = true
 					id = rerunID(lang)
 				}
 				b.Candidates = []execute.Candidate{{ID: id, Code: f.Code, Imports: f.Imports, Entry: f.Name}}

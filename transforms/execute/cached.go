@@ -46,8 +46,8 @@ func (c *cachedEngine) Close() error { return c.e.Close() }
 func (c *cachedEngine) cacheKey(b Batch, cand Candidate) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	for _, p := range []any{"exec/v1", c.version, c.e.Lang(), b.Lang, b.Params, b.Returns, b.Tests, b.Limits, b.StopAfterTimeouts,
-		b.CallTypes, cand.Code, cand.Imports, cand.Entry} {
+	for _, p := range []any{"exec/v2", c.version, c.e.Lang(), b.Lang, b.Params, b.Returns, b.Tests, b.Limits, b.StopAfterTimeouts,
+		b.CallTypes, b.Seed, b.BoundsChecks, cand.Code, cand.Imports, cand.Entry} {
 		_ = enc.Encode(p)
 	}
 	return hex.EncodeToString(h.Sum(nil))

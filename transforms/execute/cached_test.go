@@ -79,10 +79,13 @@ func TestCachedReusesResultsByContent(t *testing.T) {
 	if second[1].Tests[1].Output != first[1].Tests[1].Output || second[3].Tests[0].Output != first[0].Tests[0].Output {
 		t.Errorf("cached outputs differ: %+v vs %+v", second, first)
 	}
-	// Other limits, tests or version: a different key.
+	// Other limits, tests, seed, build or version: a different key (a gold's second
+	// run, with another seed and bounds checks, must not be answered by its first).
 	for name, mod := range map[string]func(*Batch){
 		"limits": func(b *Batch) { b.Limits.CPUTime = 2e9 },
 		"tests":  func(b *Batch) { b.Tests = b.Tests[:1] },
+		"seed":   func(b *Batch) { b.Seed = 7 },
+		"bounds": func(b *Batch) { b.BoundsChecks = true },
 	} {
 		b := contentBatch("a")
 		mod(&b)

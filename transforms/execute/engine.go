@@ -63,6 +63,13 @@ type Batch struct {
 	// (new Random() and Math.random() draw theirs from the clock). 0 leaves the
 	// engines' default state.
 	Seed int64
+	// BoundsChecks, for C++, builds the candidates with array bounds checks
+	// (-fsanitize=bounds, fatal): a test on which a candidate indexes outside an
+	// array (a VLA included) ends in a runtime error instead of reading or writing
+	// whatever lies beside it. A gold's second run sets it, so that a gold whose
+	// outputs depend on the memory layout (on what shares its unit) is marked
+	// nondeterministic. Java and Python always check bounds and ignore it.
+	BoundsChecks bool
 }
 
 // TestResult is the outcome of one test of one candidate.

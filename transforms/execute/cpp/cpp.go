@@ -292,8 +292,42 @@ type batchState struct {
 // candidate gets the result it gets in a batch of its own. It returns one slice of
 // results per batch, in order (execute.MultiEngine).
 func (e *Engine) RunAll(ctx context.Context, batches []execute.Batch) ([][]execute.Result, error) {
+	// Batches with bounds checks are built with other flags: a unit of their own.
+	var plain, checked []int
+	for j, b := range batches {
+		if b.BoundsChecks {
+			checked = append(checked, j)
+		} else {
+			plain = append(plain, j)
+		}
+	}
+	if len(checked) == 0 || len(plain) == 0 {
+		return e.runGroup(ctx, batches, len(plain) == 0)
+	}
+	out := make([][]execute.Result, len(batches))
+	for _, part := range [][]int{plain, checked} {
+		sub := make([]execute.Batch, len(part))
+		for k, j := range part {
+			sub[k] = batches[j]
+		}
+		res, err := e.runGroup(ctx, sub, sub[0].BoundsChecks)
+		if err != nil {
+			return nil, err
+		}
+		for k, j := range part {
+			out[j] = res[k]
+		}
+	}
+	return out, nil
+}
+
+// boundsFlags make an index outside an array a fatal runtime error (Batch.BoundsChecks).
+var boundsFlags = []string{"-fsanitize=bounds", "-fno-sanitize-recover=bounds"}
+
+// runGroup runs batches that share their compiler flags as one group.
+func (e *Engine) runGroup(ctx context.Context, batches []execute.Batch, checked bool) ([][]execute.Result, error) {
 	gr := &group{}
-	r := &groupRun{e: e, gr: gr}
+	r := &groupRun{e: e, gr: gr, checked: checked}
 	var idx []int
 	for j, b := range batches {
 		st := &batchState{b: b, col: execute.NewCollector(b), lim: b.Limits.WithDefaults(), first: len(gr.members),
@@ -394,6 +428,7 @@ type groupRun struct {
 	work    string
 	progs   []program
 	n       int // programs compiled, for unique names
+	checked bool // built with boundsFlags
 	// lexOK caches contained per candidate
 	lexOK map[int]bool
 }
@@ -443,6 +478,9 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 	}
 	bin := filepath.Join(dir, "prog")
 	args := append(append([]string{}, Flags...), "-w", "-fmax-errors=200", "-I", r.e.dir)
+	if r.checked {
+		args = append(args, boundsFlags...)
+	}
 	if syntaxOnly {
 		args = append(args, "-fsyntax-only", src)
 	} else {

@@ -491,3 +491,51 @@ func TestStopAfterTimeouts(t *testing.T) {
 		t.Errorf("good: %+v", res[1])
 	}
 }
+
+// A gold that reads past its VLA (DELANNOY_NUMBER_1 of TransCoder-test writes and
+// reads dp[0][i] up to m with n+1 columns) returns whatever lies there; with bounds
+// checks the test that does so is a runtime error, and the others are unchanged. In
+// one RunAll with an unchecked batch, each batch keeps its own flags.
+func TestBoundsChecks(t *testing.T) {
+	e := newEngine(t)
+	code := `int dealnnoy(int n, int m) {
+  int dp[m + 1][n + 1];
+  for (int i = 0; i <= m; i++) dp[i][0] = 1;
+  for (int i = 0; i <= m; i++) dp[0][i] = 1;
+  for (int i = 1; i <= m; i++) for (int j = 1; j <= n; j++) dp[i][j] = dp[i - 1][j] + dp[i - 1][j - 1] + dp[i][j - 1];
+  return dp[m][n];
+}`
+	mk := func(checked bool) execute.Batch {
+		return execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
+			Tests:        tests("[3,3]", "[2,6]", "[2,2]"),
+			Limits:       sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second},
+			BoundsChecks: checked,
+			Candidates:   []execute.Candidate{{ID: "gold", Code: code, Entry: "dealnnoy"}}}
+	}
+	res, err := e.RunAll(context.Background(), []execute.Batch{mk(true), mk(false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := func(r execute.Result) string {
+		var s []string
+		for _, tr := range r.Tests {
+			s = append(s, string(tr.Status))
+		}
+		return strings.Join(s, ",")
+	}
+	checked, plain := res[0][0], res[1][0]
+	// D(3,3) = 63 and D(2,2) = 13 stay inside the array; [2,6] (n=2, m=6) writes
+	// dp[0][3..6] past its row of 3.
+	if got := statuses(checked); got != "ok,runtime_error,ok" {
+		t.Errorf("checked statuses %s: %+v", got, checked.Tests)
+	}
+	if checked.Tests[0].Output != "63" || checked.Tests[2].Output != "13" {
+		t.Errorf("checked outputs: %+v", checked.Tests)
+	}
+	if checked.Tests[1].Error == "" {
+		t.Errorf("checked test 1 has no error: %+v", checked.Tests[1])
+	}
+	if got := statuses(plain); got != "ok,ok,ok" {
+		t.Errorf("plain statuses %s: %+v", got, plain.Tests)
+	}
+}
