@@ -427,7 +427,7 @@ type groupRun struct {
 	batches []*batchState
 	work    string
 	progs   []program
-	n       int // programs compiled, for unique names
+	n       int  // programs compiled, for unique names
 	checked bool // built with boundsFlags
 	// lexOK caches contained per candidate
 	lexOK map[int]bool
