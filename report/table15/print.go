@@ -299,6 +299,13 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 			if math.Abs(b.Estimate.R-c.R) > 1e-9 {
 				fmt.Fprintf(w, "  note: the profiles' B^P give rho %+.2f, not the scores' %+.2f\n", b.Estimate.R, c.R)
 			}
+			// How the answer moves with the sample size: rho on m tasks drawn from these.
+			fmt.Fprintf(w, "  by sample size (m tasks drawn with replacement; median rho [95%%], share > 0):")
+			for _, m := range sampleSizes(len(tasks)) {
+				bm := BootstrapRhoN(tasks, x.ref, m, resamples, 0.95, DirSeed(d, x.name))
+				fmt.Fprintf(w, " m=%d %+.2f [%+.2f, %+.2f] %.0f%%;", m, bm.Median, bm.Lo, bm.Hi, 100*bm.Positive)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 
@@ -341,4 +348,17 @@ func asMap(keys []string, v []float64) map[string]float64 {
 		m[k] = v[i]
 	}
 	return m
+}
+
+// sampleSizes are the task counts the report shows rho at: a quarter, half, three
+// quarters and all of the n tasks (distinct, at least 2).
+func sampleSizes(n int) []int {
+	var out []int
+	for _, f := range []int{1, 2, 3, 4} {
+		m := n * f / 4
+		if m >= 2 && (len(out) == 0 || out[len(out)-1] != m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -306,6 +306,8 @@ func TaskEntries(profiles []schemas.ProfileRow, models []string, dir paper.Direc
 type RhoBootstrap struct {
 	Estimate stats.Correlation // on the tasks as given, models with a B^P
 	Lo, Hi   float64           // percentile interval of rho over the resamples
+	Median   float64           // median rho over the resamples
+	Positive float64           // share of the resamples (rho defined) with rho > 0
 	// Defined is the share of resamples where rho is defined (at least three models
 	// with a B^P, not all tied).
 	Defined   float64
@@ -318,6 +320,13 @@ type RhoBootstrap struct {
 // have a B^P in the resample; it returns the estimate and the percentile interval
 // at level. seed makes it reproducible.
 func BootstrapRho(tasks [][]score.BeyondEntry, ref []float64, resamples int, level float64, seed uint64) RhoBootstrap {
+	return BootstrapRhoN(tasks, ref, len(tasks), resamples, level, seed)
+}
+
+// BootstrapRhoN is BootstrapRho with m tasks drawn per resample instead of all of
+// them: how rho would spread on a sample of m tasks (m > len(tasks) extrapolates
+// from the tasks at hand, so the report keeps m <= len(tasks)).
+func BootstrapRhoN(tasks [][]score.BeyondEntry, ref []float64, m, resamples int, level float64, seed uint64) RhoBootstrap {
 	rho := func(idx []int) stats.Correlation {
 		var x, y []float64
 		for j := range ref {
@@ -339,12 +348,12 @@ func BootstrapRho(tasks [][]score.BeyondEntry, ref []float64, resamples int, lev
 	for i := range all {
 		all[i] = i
 	}
-	res := RhoBootstrap{Estimate: rho(all), Lo: math.NaN(), Hi: math.NaN(), Resamples: resamples}
-	if len(tasks) == 0 || resamples <= 0 {
+	res := RhoBootstrap{Estimate: rho(all), Lo: math.NaN(), Hi: math.NaN(), Median: math.NaN(), Resamples: resamples}
+	if len(tasks) == 0 || resamples <= 0 || m <= 0 {
 		return res
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x7461626c653135)) // "table15"
-	idx := make([]int, len(tasks))
+	idx := make([]int, m)
 	var draws []float64
 	for r := 0; r < resamples; r++ {
 		for i := range idx {
@@ -358,6 +367,13 @@ func BootstrapRho(tasks [][]score.BeyondEntry, ref []float64, resamples int, lev
 	if len(draws) > 0 {
 		alpha := (1 - level) / 2
 		res.Lo, res.Hi = stats.Quantile(draws, alpha), stats.Quantile(draws, 1-alpha)
+		res.Median = stats.Median(draws)
+		for _, d := range draws {
+			if d > 0 {
+				res.Positive++
+			}
+		}
+		res.Positive /= float64(len(draws))
 	}
 	return res
 }

@@ -325,3 +325,29 @@ func TestExpectedAbsDiff(t *testing.T) {
 		t.Error("edge cases")
 	}
 }
+
+func TestBootstrapRhoBySampleSize(t *testing.T) {
+	// The same two opposite tasks: a resample of m tasks is all task 0 (rho 1) with
+	// probability 2^-m, all task 1 (rho -1) as often, and otherwise mixed. With one
+	// task per resample rho is ±1, half of each; with three the share of defined
+	// resamples with rho > 0 stays one half by symmetry.
+	e := func(s float64) score.BeyondEntry { return score.BeyondEntry{Correct: true, Score: s} }
+	tasks := [][]score.BeyondEntry{{e(100), e(0), e(50)}, {e(0), e(100), e(50)}}
+	one := BootstrapRhoN(tasks, []float64{3, 1, 2}, 1, 4000, 0.95, 5)
+	near(t, "m=1 defined", one.Defined, 1, 1e-12)
+	near(t, "m=1 positive", one.Positive, 0.5, 0.03)
+	near(t, "m=1 lo", one.Lo, -1, 1e-12)
+	near(t, "m=1 hi", one.Hi, 1, 1e-12)
+	three := BootstrapRhoN(tasks, []float64{3, 1, 2}, 3, 4000, 0.95, 5)
+	near(t, "m=3 positive", three.Positive, 0.5, 0.03)
+	// all m tasks is BootstrapRho itself
+	a, b := BootstrapRhoN(tasks, []float64{3, 1, 2}, 2, 500, 0.95, 9), BootstrapRho(tasks, []float64{3, 1, 2}, 500, 0.95, 9)
+	if a.Lo != b.Lo || a.Hi != b.Hi || a.Defined != b.Defined {
+		t.Errorf("m = len(tasks) %+v differs from BootstrapRho %+v", a, b)
+	}
+	for n, want := range map[int]string{12: "[3 6 9 12]", 3: "[2 3]", 1: "[]", 5: "[2 3 5]"} {
+		if got := fmt.Sprint(sampleSizes(n)); got != want {
+			t.Errorf("sampleSizes(%d) = %s, want %s", n, got, want)
+		}
+	}
+}
