@@ -85,7 +85,9 @@ func FillPython(script, imports, code, entry string) (string, error) {
 type Runner struct {
 	Python string // interpreter; found on PATH when empty
 	// Java is the Java engine (transforms/execute/java) that RunJava runs scripts with.
-	Java   execute.Engine
+	Java execute.Engine
+	// Cpp is the C++ engine (transforms/execute/cpp) that RunCpp runs scripts with.
+	Cpp    execute.Engine
 	Limits sandbox.Limits
 }
 
