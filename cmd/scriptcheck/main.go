@@ -53,6 +53,8 @@ func main() {
 	sample := flag.Int("sample", 0, "check a seeded random sample of this many problems with a script (0 = all); the same problems for every model")
 	seed := flag.Int64("seed", 1, "seed of --sample")
 	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
+	globalCheck := flag.Bool("global-check", true, "cpp: compile again alone at global scope, as the benchmark does, each distinct filled script whose translation may compile differently there than in the engine's namespace (GlobalChecker.NeedsCheck), and each that did not compile in the namespace")
+	globalOnly := flag.Bool("global-only", false, "cpp: only translate, fill and check at global scope the translations that need it (no evaluation, no script run); prints model, problem, direction, why, global_ok, message")
 	flag.Parse()
 	ext := map[string]string{schemas.Python: "py", schemas.Java: "java", schemas.Cpp: "cpp"}[*lang]
 	if ext == "" {
@@ -98,6 +100,30 @@ func main() {
 		defer cppEngine.Close()
 	}
 	run := scriptcheck.Runner{Java: engines[schemas.Java], Cpp: cppEngine}
+	gc := &scriptcheck.GlobalChecker{}
+	// checkGlobal compiles a filled script alone at global scope when its translation
+	// needs it or it did not compile in the namespace: ran false when not checked.
+	checkGlobal := func(ctx context.Context, filled string, t schemas.TranslationRow, nsCompileError bool) (ran, ok bool, why, msg string) {
+		body, err := scriptcheck.FillCpp("//TOFILL", t.Imports, t.Code, t.Entry)
+		if err != nil {
+			return false, false, "", ""
+		}
+		need, why, err := gc.NeedsCheck("", body)
+		if err != nil {
+			fatal(err)
+		}
+		if !need && !nsCompileError {
+			return false, false, "", ""
+		}
+		if why == "" {
+			why = "did not compile in the namespace"
+		}
+		ok, msg, err = gc.Check(ctx, filled)
+		if err != nil {
+			fatal(err)
+		}
+		return true, ok, why, msg
+	}
 	fill, isolate := scriptcheck.FillPython, scriptcheck.IsolatePython
 	switch *lang {
 	case schemas.Java:
@@ -164,7 +190,11 @@ func main() {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2**parallel)
 	start := time.Now()
-	fmt.Println("model\tproblem\tdirection\tscript\tours\tours_cpp_conversions\tcause\tscript_detail")
+	if *globalOnly {
+		fmt.Println("model\tproblem\tdirection\twhy\tglobal_ok\tmessage")
+	} else {
+		fmt.Println("model\tproblem\tdirection\tscript\tours\tours_cpp_conversions\tcause\tscript_detail")
+	}
 	n := 0
 	for _, p := range problems {
 		if *limit > 0 && n >= *limit {
@@ -189,6 +219,34 @@ func main() {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if *globalOnly {
+				tr := ev.Translate(ctx, evaluate.Item{Problem: p, Tasks: tasks})
+				type checked struct {
+					ran, ok  bool
+					why, msg string
+				}
+				done := map[string]checked{}
+				for _, t := range tr.Translations {
+					if t.Sample != 0 || t.Status != schemas.TranslationOK {
+						continue
+					}
+					filled, err := fill(string(raw), t.Imports, t.Code, t.Entry)
+					if err != nil {
+						continue
+					}
+					c, dup := done[filled]
+					if !dup {
+						c.ran, c.ok, c.why, c.msg = checkGlobal(ctx, filled, t, false)
+						done[filled] = c
+					}
+					if ran, ok, why, msg := c.ran, c.ok, c.why, c.msg; ran {
+						mu.Lock()
+						fmt.Printf("%s\t%s\t%s\t%s\t%v\t%s\n", t.Translator, p.ID, t.SrcLang+"-"+t.TgtLang, why, ok, strings.ReplaceAll(msg, "\t", " "))
+						mu.Unlock()
+					}
+				}
+				return
+			}
 			out := ev.Evaluate(ctx, evaluate.Item{Problem: p, Tasks: tasks})
 			rows := map[string][]schemas.ResultRow{}
 			for _, r := range out.Results {
@@ -204,6 +262,7 @@ func main() {
 			var items []*item
 			var todo []string
 			seen := map[string]bool{}
+			trOf := map[string]schemas.TranslationRow{}
 			for _, t := range out.Translations {
 				if t.Sample != 0 {
 					continue
@@ -219,6 +278,7 @@ func main() {
 					if !seen[filled] {
 						seen[filled] = true
 						todo = append(todo, filled)
+						trOf[filled] = t
 					}
 				}
 			}
@@ -236,6 +296,23 @@ func main() {
 				}
 			}
 			scripts := runAll(ctx, todo)
+			if *lang == schemas.Cpp && *globalCheck {
+				// the engine compiled each script in a namespace of its own; the benchmark
+				// compiles it alone at global scope, where name lookup may differ
+				for _, f := range todo {
+					o := scripts[f]
+					nsErr := o.Status == schemas.StatusCompileError
+					ran, ok, why, msg := checkGlobal(ctx, f, trOf[f], nsErr)
+					switch {
+					case !ran:
+					case !ok && !nsErr:
+						scripts[f] = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: scriptcheck.AtGlobalScope + msg + " [" + why + "]"}
+					case ok && nsErr:
+						o.Detail += " " + scriptcheck.CompilesAtGlobalScope
+						scripts[f] = o
+					}
+				}
+			}
 			if goldAlone != nil {
 				for f := range seen {
 					scripts[f] = scriptcheck.Outcome{Status: goldAlone.Status, Detail: "the script with the gold alone: " + goldAlone.Detail}

@@ -275,10 +275,27 @@ const (
 	CauseCppGoldTimesOut = "the script times out in the gold itself (the script filled with the gold times out); ours leaves out the tests whose gold timed out"
 )
 
+// AtGlobalScope starts the detail of a script that compiles in the engine's
+// namespace but not alone at global scope (GlobalChecker), CompilesAtGlobalScope ends
+// that of one that does not compile in the namespace but does at global scope.
+const (
+	AtGlobalScope         = "at global scope: "
+	CompilesAtGlobalScope = "(it compiles alone at global scope)"
+)
+
+// CauseCppGlobalScope: the translation compiles in its own namespace (ours, and the
+// engine's run of the script) but not at the global scope of the benchmark's script,
+// where its top-level names meet the headers' (int abs(int) redefines stdlib's,
+// a variable count is ambiguous with std::count).
+const CauseCppGlobalScope = "the translation compiles in a namespace of its own (ours) but not at the script's global scope, where its top-level names meet the standard headers'"
+
 // CauseCpp puts a disagreement between a C++ script and our verdict down to a cause:
 // the C++ compile errors in the script's main, the arithmetic conversions, else Cause.
 func CauseCpp(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 	if !script.Pass() && ours.Pass && !script.Ran && script.Status == schemas.StatusCompileError {
+		if msg, ok := strings.CutPrefix(script.Detail, AtGlobalScope); ok {
+			return CauseCppGlobalScope + " (" + msg + ")"
+		}
 		if msg, ok := strings.CutPrefix(script.Detail, InMain); ok {
 			switch {
 			case strings.Contains(msg, "no match for 'operator=='") || strings.Contains(msg, "comparison between") ||

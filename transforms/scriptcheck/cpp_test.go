@@ -3,6 +3,7 @@ package scriptcheck
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -166,5 +167,67 @@ func TestIsolateCpp(t *testing.T) {
 	}
 	if _, ok := IsolateCpp("int main() { return 0; }"); ok {
 		t.Error("isolated a script without a comparison")
+	}
+}
+
+// TestGlobalChecker: a translation with a global variable named count compiles in
+// the engine's namespace but not at global scope, where `using namespace std` makes
+// count ambiguous with std::count, as the benchmark compiles it.
+func TestGlobalChecker(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++")
+	}
+	g := &GlobalChecker{Dir: t.TempDir()}
+	good, err := FillCpp(cppScript, "", "int sum(int* a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clash, err := FillCpp(cppScript, "", "int count = 0;\nint sum(int* a, int n) { count = 0; for (int i = 0; i < n; i++) count += a[i]; return count; }", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, msg, err := g.Check(context.Background(), good)
+	if err != nil || !ok {
+		t.Fatalf("good script: %v %q %v", ok, msg, err)
+	}
+	ok, msg, err = g.Check(context.Background(), clash)
+	if err != nil || ok || !strings.Contains(msg, "ambiguous") {
+		t.Fatalf("count at global scope: %v %q %v, want a reference to count that is ambiguous", ok, msg, err)
+	}
+	outs, err := Runner{Cpp: cppEngine(t)}.RunCpp(context.Background(), []string{clash})
+	if err != nil || !outs[0].Pass() {
+		t.Fatalf("in the engine's namespace: %+v %v, want a pass", outs, err)
+	}
+}
+
+// TestNeedsCheck: only a translation that declares at its top level a name the
+// headers spell, or a construct that depends on the namespace, needs the check.
+func TestNeedsCheck(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++")
+	}
+	g := &GlobalChecker{Dir: t.TempDir()}
+	for _, c := range []struct {
+		code string
+		need bool
+	}{
+		{"#include <vector>\nusing namespace std;\nint helper_sum(vector<int>& v) { return 0; }\nint f_filled(int* a, int n) { return n; }", false},
+		{"typedef long long ll;\nconst int MAXN_SIZE = 100;\nint memo_table[MAXN_SIZE][2];\nstruct NodeData { int v; };\nll f_filled(int n) { return n; }", false},
+		{"template <typename T> T f_filled(T x) { return x; }", false},
+		{"int count = 0;\nint f_filled(int n) { return count; }", true},
+		{"int abs(int x) { return x < 0 ? -x : x; }\nint f_filled(int n) { return abs(n); }", true},
+		{"double y1;\nint f_filled(int n) { return n; }", true},
+		{"enum { left_side, right };\nint f_filled(int n) { return n; }", true},
+		{"namespace util { int g(int x) { return x; } }\nint f_filled(int n) { return util::g(n); }", true},
+		{"using std::swap;\nint f_filled(int n) { return n; }", true},
+		{"using namespace std ;\nint f_filled(int n) { return n; }", false},
+	} {
+		need, why, err := g.NeedsCheck("", c.code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if need != c.need {
+			t.Errorf("%q: needs check %v (%s), want %v", c.code, need, why, c.need)
+		}
 	}
 }
