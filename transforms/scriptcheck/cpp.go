@@ -104,7 +104,7 @@ func (r Runner) RunCpp(ctx context.Context, filled []string) ([]Outcome, error) 
 			out[i] = Outcome{Status: schemas.StatusCompileError, Detail: "no main in the script"}
 			continue
 		}
-		if cppAnyMain.MatchString(code) {
+		if cppAnyMain.MatchString(blankJava(code)) { // C++ comments and literals read as Java's
 			out[i] = Outcome{Status: schemas.StatusCompileError, Detail: ErrCppMainTwice}
 			continue
 		}

@@ -105,6 +105,7 @@ func TestRunCpp(t *testing.T) {
 		{"int sum(vector<int>& arr, int n) { return arr[0]; }", false, 0, schemas.StatusCompileError, InMain},
 		{"int sum(int* arr, int n) { if (n == 2) abort(); return arr[0] + arr[1] + arr[2]; }", false, 0, schemas.StatusRuntimeError, ""},
 		{"int sum(int* arr, int n) { return 0; }\nint main() { return 0; }", false, 0, schemas.StatusCompileError, ErrCppMainTwice},
+		{"int sum(int* arr, int n) { return arr[0] + arr[1] + arr[2]; }\n// usage:\n// int main() { return sum(0, 0); }", true, 2, "", ""},
 	}
 	var filled []string
 	for _, c := range cases {
