@@ -55,6 +55,7 @@ func main() {
 	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
 	globalCheck := flag.Bool("global-check", true, "cpp: compile again alone at global scope, as the benchmark does, each distinct filled script whose translation may compile differently there than in the engine's namespace (GlobalChecker.NeedsCheck), and each that did not compile in the namespace")
 	globalOnly := flag.Bool("global-only", false, "cpp: only translate, fill and check at global scope the translations that need it (no evaluation, no script run); prints model, problem, direction, why, global_ok, message")
+	alone := flag.Bool("alone", false, "cpp: also compile and run every distinct filled script alone at global scope (GlobalChecker.RunAlone, sandboxed), as the benchmark does, and report where its outcome differs from the batch's (a check of RunCpp, at about 0.3 s of compiler CPU a script)")
 	flag.Parse()
 	ext := map[string]string{schemas.Python: "py", schemas.Java: "java", schemas.Cpp: "cpp"}[*lang]
 	if ext == "" {
@@ -185,6 +186,7 @@ func main() {
 		causes                 map[string]int
 	}
 	perModel := map[string]*agg{}
+	var aloneN, aloneSame int
 	causes := map[string]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -323,6 +325,24 @@ func main() {
 					it.so = scripts[it.filled]
 				}
 			}
+			if *lang == schemas.Cpp && *alone {
+				for _, f := range todo {
+					o, err := gc.RunAlone(ctx, f, sandbox.Limits{})
+					if err != nil {
+						fatal(err)
+					}
+					b := scripts[f]
+					same := o.Ran == b.Ran && o.Passed == b.Passed && o.Total == b.Total && (o.Ran || o.Status == b.Status)
+					mu.Lock()
+					aloneN++
+					if same {
+						aloneSame++
+					} else {
+						fmt.Fprintf(os.Stderr, "%s: alone %+v, in the batch %+v\n", p.ID, o, b)
+					}
+					mu.Unlock()
+				}
+			}
 			// a disagreement: does the script's verdict change when each function gets
 			// its own copy of the arguments?
 			verdicts := make([]scriptcheck.Verdict, len(items))
@@ -405,6 +425,9 @@ func main() {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(os.Stderr, "%d problems with a %s script, %s\n", n, *lang, time.Since(start).Round(time.Second))
+	if *alone {
+		fmt.Fprintf(os.Stderr, "alone at global scope: %d of %d distinct scripts have the batch's outcome\n", aloneSame, aloneN)
+	}
 	fmt.Fprintf(os.Stderr, "%-32s %6s %8s %8s %8s %8s %8s\n", "model", "n", "script%", "ours%", "agree%", "oursC%", "agreeC%")
 	tot := agg{}
 	for _, m := range names {

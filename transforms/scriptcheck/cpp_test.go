@@ -11,6 +11,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/cpp"
+	"transmute/transforms/sandbox"
 )
 
 // cppScript is a TransCoder-test-shaped C++ script: f_gold sums the first n elements
@@ -198,6 +199,15 @@ func TestGlobalChecker(t *testing.T) {
 	outs, err := Runner{Cpp: cppEngine(t)}.RunCpp(context.Background(), []string{clash})
 	if err != nil || !outs[0].Pass() {
 		t.Fatalf("in the engine's namespace: %+v %v, want a pass", outs, err)
+	}
+	// run alone (sandboxed), as the benchmark runs it
+	o, err := g.RunAlone(context.Background(), good, sandbox.Limits{})
+	if err != nil || !o.Pass() || o.Total != 3 {
+		t.Errorf("good script alone: %+v %v, want 3 of 3", o, err)
+	}
+	o, err = g.RunAlone(context.Background(), clash, sandbox.Limits{})
+	if err != nil || o.Status != schemas.StatusCompileError || !strings.Contains(o.Detail, "ambiguous") {
+		t.Errorf("count script alone: %+v %v, want a compile error", o, err)
 	}
 }
 

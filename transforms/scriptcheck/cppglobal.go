@@ -15,7 +15,9 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 
+	"transmute/schemas"
 	"transmute/transforms/execute/cpp"
+	"transmute/transforms/sandbox"
 )
 
 var (
@@ -263,4 +265,51 @@ func topLevelNames(code string) ([]string, string) {
 	}
 	top(tree.RootNode())
 	return names, why
+}
+
+// RunAlone compiles one filled script alone at global scope (the engine's flags,
+// <bits/stdc++.h> precompiled) and runs it in the sandbox, as the benchmark runs its
+// scripts: a check of RunCpp's batch on a sample, at about 0.3 s of compiler CPU a
+// script against the batch's share.
+func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox.Limits) (Outcome, error) {
+	if err := g.prepare(); err != nil {
+		return Outcome{}, err
+	}
+	dir, err := os.MkdirTemp("", "scriptcheck-cpp-")
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer os.RemoveAll(dir)
+	_ = os.Chmod(dir, 0o755)
+	src, bin := filepath.Join(dir, "script.cpp"), filepath.Join(dir, "script")
+	if err := os.WriteFile(src, []byte(filled), 0o644); err != nil {
+		return Outcome{}, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	args := append(append([]string{}, cpp.Flags...), "-w", "-fmax-errors=5", "-include", g.pch, "-o", bin, src)
+	cmd := exec.CommandContext(cctx, g.CXX, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return Outcome{}, ctx.Err()
+		}
+		msg := strings.ReplaceAll(string(out), dir+"/", "")
+		for _, l := range strings.Split(msg, "\n") {
+			if isErrorLine(l) {
+				msg = l
+				break
+			}
+		}
+		return Outcome{Status: schemas.StatusCompileError, Detail: firstLine(msg)}, nil
+	}
+	if lim.CPUTime == 0 {
+		lim.CPUTime, lim.WallTime = 20*time.Second, 60*time.Second
+	}
+	o, err := sandbox.Run(ctx, sandbox.Spec{Path: bin, ReadOnly: []string{dir}, Limits: lim}, nil)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return outcome(o), nil
 }
