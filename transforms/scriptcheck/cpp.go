@@ -321,7 +321,41 @@ func CauseCpp(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
 			return CauseCppConversions
 		}
 	}
+	if !script.Pass() && ours.Pass && script.Ran && script.Total > ours.Tests {
+		return Cause(script, ours, rows) + " (" + leftOut(rows) + ")"
+	}
 	return Cause(script, ours, rows)
+}
+
+// leftOut says why our target-gold tests were not counted: "2 nondeterministic, 1
+// gold timeout".
+func leftOut(rows []schemas.ResultRow) string {
+	n := map[string]int{}
+	var keys []string
+	for _, r := range rows {
+		if r.Oracle != "target_gold" || r.Sample != 0 {
+			continue
+		}
+		k := ""
+		switch {
+		case r.OracleStatus != schemas.StatusOK:
+			k = "gold " + string(r.OracleStatus)
+		case r.Nondeterministic:
+			k = "nondeterministic"
+		}
+		if k == "" {
+			continue
+		}
+		if n[k] == 0 {
+			keys = append(keys, k)
+		}
+		n[k]++
+	}
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+	}
+	return "left out: " + strings.Join(parts, ", ")
 }
 
 // OurVerdictCppConversions is OurVerdict under the C++ scripts' convention for the
