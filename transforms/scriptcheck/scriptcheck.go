@@ -5,7 +5,8 @@
 // f_filled(args) == f_gold(args) on its inputs and prints "#Results: <passed>, <total>".
 // Scripts run in the sandbox: the translations are untrusted code. Python scripts run
 // one process each (RunPython); Java scripts (java.go) run many to a batch of the Java
-// engine (RunJava).
+// engine (RunJava), C++ scripts (cpp.go) many to a batch of the C++ engine (RunCpp),
+// checked at the global scope the benchmark compiles them at (cppglobal.go).
 package scriptcheck
 
 import (
