@@ -121,7 +121,8 @@ func main() {
 		}
 		ok, msg, err = gc.Check(ctx, filled)
 		if err != nil {
-			fatal(err)
+			fmt.Fprintf(os.Stderr, "global-scope check not done: %v\n", err)
+			return false, false, "", ""
 		}
 		return true, ok, why, msg
 	}
@@ -329,7 +330,8 @@ func main() {
 				for _, f := range todo {
 					o, err := gc.RunAlone(ctx, f, sandbox.Limits{})
 					if err != nil {
-						fatal(err)
+						fmt.Fprintf(os.Stderr, "%s: not run alone: %v\n", p.ID, err)
+						continue
 					}
 					b := scripts[f]
 					same := o.Ran == b.Ran && o.Passed == b.Passed && o.Total == b.Total && (o.Ran || o.Status == b.Status)

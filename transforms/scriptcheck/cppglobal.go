@@ -108,6 +108,10 @@ func (g *GlobalChecker) Check(ctx context.Context, filled string) (ok bool, msg 
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
+	if cctx.Err() != nil {
+		// the compiler's time, not the script's: an error, not a verdict
+		return false, "", fmt.Errorf("scriptcheck: g++ did not finish in 2 minutes")
+	}
 	if err == nil {
 		return true, "", nil
 	}
@@ -294,6 +298,9 @@ func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
 			return Outcome{}, ctx.Err()
+		}
+		if cctx.Err() != nil {
+			return Outcome{}, fmt.Errorf("scriptcheck: g++ did not finish in 2 minutes")
 		}
 		msg := strings.ReplaceAll(string(out), dir+"/", "")
 		for _, l := range strings.Split(msg, "\n") {
