@@ -383,6 +383,9 @@ func main() {
 						if !so.Pass() {
 							cause = scriptcheck.CauseMutationFails
 						}
+						if *lang == schemas.Cpp && !scriptcheck.CppMayMutate(it.filled) {
+							cause = scriptcheck.CauseCppMemory
+						}
 					}
 				}
 				mu.Lock()

@@ -289,6 +289,12 @@ const (
 // a variable count is ambiguous with std::count).
 const CauseCppGlobalScope = "the translation compiles in a namespace of its own (ours) but not at the script's global scope, where its top-level names meet the standard headers'"
 
+// CauseCppMemory: the script's verdict changes when the calls get copies of the
+// arguments although f_filled cannot change them (CppMayMutate): the copies moved
+// the calls' memory, and a read of uninitialized or out-of-bounds memory then read
+// something else (a gold that reads the stack the translation just left).
+const CauseCppMemory = "the verdict depends on memory the program reads uninitialized or out of bounds (it changes with the calls' memory layout; f_filled cannot mutate its arguments)"
+
 // CauseCpp puts a disagreement between a C++ script and our verdict down to a cause:
 // the C++ compile errors in the script's main, the arithmetic conversions, else Cause.
 func CauseCpp(script Outcome, ours Verdict, rows []schemas.ResultRow) string {
@@ -367,4 +373,47 @@ func OurVerdictCppConversions(rows []schemas.ResultRow) Verdict {
 		conv[i] = r
 	}
 	return OurVerdict(conv)
+}
+
+// cppFilledDef matches the definition of f_filled: its parameter list.
+var cppFilledDef = regexp.MustCompile(`\bf_filled\s*\(([^()]*)\)\s*(?:const\s*)?(?:noexcept\s*)?\{`)
+
+// CppMayMutate tells whether the filled script's f_filled can change its caller's
+// arguments: it takes a pointer, an array, or a non-const reference. A script whose
+// verdict changes with copied arguments (IsolateCpp) while f_filled takes everything
+// by value or const reference did not change for a mutation: the copies moved the
+// calls' stack and heap, and a read of uninitialized or out-of-bounds memory (in the
+// gold or the translation) then read something else. A template f_filled (auto&&)
+// counts as one that may.
+func CppMayMutate(filled string) bool {
+	m := cppFilledDef.FindStringSubmatch(blankJava(filled))
+	if m == nil {
+		return true
+	}
+	depth, start := 0, 0
+	params := []string{}
+	for i, c := range m[1] {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				params = append(params, m[1][start:i])
+				start = i + 1
+			}
+		}
+	}
+	params = append(params, m[1][start:])
+	for _, p := range params {
+		p = strings.TrimSpace(p)
+		if strings.ContainsAny(p, "*[") {
+			return true
+		}
+		if strings.Contains(p, "&") && !strings.HasPrefix(p, "const ") && !strings.Contains(p, " const") {
+			return true
+		}
+	}
+	return false
 }

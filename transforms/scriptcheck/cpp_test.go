@@ -242,3 +242,27 @@ func TestNeedsCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestCppMayMutate(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		may  bool
+	}{
+		{"int f(int n, int m) { return n; }", false},
+		{"int f(const vector<int>& v, string s) { return 0; }", false},
+		{"int f(vector<int> const& v, map<int, int> m) { return 0; }", false},
+		{"int f(int arr[], int n) { return 0; }", true},
+		{"int f(int* arr, int n) { return 0; }", true},
+		{"int f(vector<int>& v) { return 0; }", true},
+		{"long f(int& n) { return n++; }", true},
+		{"// int f(int& x) {}\nint f(int x) { return x; }", false},
+	} {
+		filled, err := FillCpp(cppScript, "", c.code, "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := CppMayMutate(filled); got != c.may {
+			t.Errorf("%q: may mutate %v, want %v", c.code, got, c.may)
+		}
+	}
+}
