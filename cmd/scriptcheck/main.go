@@ -5,7 +5,9 @@
 // verdicts (TSV on stdout) and per model the agreement and every disagreement's cause
 // (stderr). Python scripts run one by one; Java scripts (--lang java) run per problem
 // as one batch of the Java engine, each script its own class in its own class loader
-// (scriptcheck.RunJava). C++ scripts are not run yet.
+// (scriptcheck.RunJava); C++ scripts (--lang cpp) as one batch of the C++ engine,
+// each script its own candidate in its own namespace and child process
+// (scriptcheck.RunCpp).
 //
 //	go run ./cmd/scriptcheck --corpus ../shared/corpora/transcoder-test \
 //	  --models '../shared/corpora/trace/Ref_Translation/m.*' --lang java > agreement.tsv
@@ -44,17 +46,20 @@ func main() {
 	sandbox.Init()
 	dir := flag.String("corpus", "../shared/corpora/transcoder-test", "TransCoder-test directory (gold.jsonl, testscript/)")
 	models := flag.String("models", "../shared/corpora/trace/Ref_Translation/m.*", "glob of recorded model directories")
-	lang := flag.String("lang", schemas.Python, "target language: python or java")
+	lang := flag.String("lang", schemas.Python, "target language: python, java or cpp")
 	limit := flag.Int("limit", 0, "at most this many problems (0 = all)")
 	parallel := flag.Int("workers", 2, "engine calls at once per language")
 	only := flag.String("problems", "", "comma-separated problem ids to check (default: all)")
 	sample := flag.Int("sample", 0, "check a seeded random sample of this many problems with a script (0 = all); the same problems for every model")
 	seed := flag.Int64("seed", 1, "seed of --sample")
 	onlyTarget := flag.Bool("only-target", true, "run only the target language's programs: the source golds (the source oracle, the fidelity marks) are not needed for the target-gold verdict, and the C++ compiler is the costly part on a loaded machine")
+	globalCheck := flag.Bool("global-check", true, "cpp: compile again alone at global scope, as the benchmark does, each distinct filled script whose translation may compile differently there than in the engine's namespace (GlobalChecker.NeedsCheck), and each that did not compile in the namespace")
+	globalOnly := flag.Bool("global-only", false, "cpp: only translate, fill and check at global scope the translations that need it (no evaluation, no script run); prints model, problem, direction, why, global_ok, message")
+	alone := flag.Bool("alone", false, "cpp: also compile and run every distinct filled script alone at global scope (GlobalChecker.RunAlone, sandboxed), as the benchmark does, and report where its outcome differs from the batch's (a check of RunCpp, at about 0.3 s of compiler CPU a script)")
 	flag.Parse()
-	ext := map[string]string{schemas.Python: "py", schemas.Java: "java"}[*lang]
+	ext := map[string]string{schemas.Python: "py", schemas.Java: "java", schemas.Cpp: "cpp"}[*lang]
 	if ext == "" {
-		fatal(fmt.Errorf("--lang %s: only python and java scripts are run so far", *lang))
+		fatal(fmt.Errorf("--lang %s: python, java or cpp", *lang))
 	}
 	ctx := context.Background()
 	c, err := corpus.Load(ctx, "transcoder:"+*dir)
@@ -85,19 +90,62 @@ func main() {
 	}
 	ev := &evaluate.Evaluator{Run: "scriptcheck", Translators: trs, Engines: engines, Tolerance: values.DefaultTolerance,
 		CppArgs: evaluate.CppArgsGold}
-	run := scriptcheck.Runner{Java: engines[schemas.Java]}
-	fill, isolate := scriptcheck.FillPython, scriptcheck.IsolatePython
-	if *lang == schemas.Java {
-		fill, isolate = scriptcheck.FillJava, scriptcheck.IsolateJava
+	// C++ scripts go to the engine itself, not its Coalesce wrapper: a problem's
+	// scripts are one batch already, and the wrapper would add them to our own
+	// evaluation's units
+	var cppEngine execute.Engine
+	if *lang == schemas.Cpp {
+		if cppEngine, err = execute.Open(schemas.Cpp, execute.Options{}); err != nil {
+			fatal(err)
+		}
+		defer cppEngine.Close()
 	}
-	// runAll runs distinct filled scripts: Python one by one, Java as one engine batch
+	run := scriptcheck.Runner{Java: engines[schemas.Java], Cpp: cppEngine}
+	gc := &scriptcheck.GlobalChecker{}
+	// checkGlobal compiles a filled script alone at global scope when its translation
+	// needs it or it did not compile in the namespace: ran false when not checked.
+	checkGlobal := func(ctx context.Context, filled string, t schemas.TranslationRow, nsCompileError bool) (ran, ok bool, why, msg string) {
+		body, err := scriptcheck.FillCpp("//TOFILL", t.Imports, t.Code, t.Entry)
+		if err != nil {
+			return false, false, "", ""
+		}
+		need, why, err := gc.NeedsCheck("", body)
+		if err != nil {
+			fatal(err)
+		}
+		if !need && !nsCompileError {
+			return false, false, "", ""
+		}
+		if why == "" {
+			why = "did not compile in the namespace"
+		}
+		ok, msg, err = gc.Check(ctx, filled)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "global-scope check not done: %v\n", err)
+			return false, false, "", ""
+		}
+		return true, ok, why, msg
+	}
+	fill, isolate := scriptcheck.FillPython, scriptcheck.IsolatePython
+	switch *lang {
+	case schemas.Java:
+		fill, isolate = scriptcheck.FillJava, scriptcheck.IsolateJava
+	case schemas.Cpp:
+		fill, isolate = scriptcheck.FillCpp, scriptcheck.IsolateCpp
+	}
+	// runAll runs distinct filled scripts: Python one by one, Java and C++ as one
+	// engine batch
 	runAll := func(ctx context.Context, filled []string) map[string]scriptcheck.Outcome {
 		res := map[string]scriptcheck.Outcome{}
 		if len(filled) == 0 {
 			return res
 		}
-		if *lang == schemas.Java {
-			outs, err := run.RunJava(ctx, filled)
+		if *lang == schemas.Java || *lang == schemas.Cpp {
+			batch := run.RunJava
+			if *lang == schemas.Cpp {
+				batch = run.RunCpp
+			}
+			outs, err := batch(ctx, filled)
 			for i, f := range filled {
 				if err != nil {
 					res[f] = scriptcheck.Outcome{Status: schemas.StatusInfraError, Detail: err.Error()}
@@ -134,15 +182,22 @@ func main() {
 
 	type agg struct {
 		n, scriptPass, ourPass, agree int
-		causes                        map[string]int
+		// under the C++ scripts' return convention (match_cpp_conversions)
+		ourPassConv, agreeConv int
+		causes                 map[string]int
 	}
 	perModel := map[string]*agg{}
+	var aloneN, aloneSame int
 	causes := map[string]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2**parallel)
 	start := time.Now()
-	fmt.Println("model\tproblem\tdirection\tscript\tours\tcause")
+	if *globalOnly {
+		fmt.Println("model\tproblem\tdirection\twhy\tglobal_ok\tmessage")
+	} else {
+		fmt.Println("model\tproblem\tdirection\tscript\tours\tours_cpp_conversions\tcause\tscript_detail")
+	}
 	n := 0
 	for _, p := range problems {
 		if *limit > 0 && n >= *limit {
@@ -167,6 +222,34 @@ func main() {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if *globalOnly {
+				tr := ev.Translate(ctx, evaluate.Item{Problem: p, Tasks: tasks})
+				type checked struct {
+					ran, ok  bool
+					why, msg string
+				}
+				done := map[string]checked{}
+				for _, t := range tr.Translations {
+					if t.Sample != 0 || t.Status != schemas.TranslationOK {
+						continue
+					}
+					filled, err := fill(string(raw), t.Imports, t.Code, t.Entry)
+					if err != nil {
+						continue
+					}
+					c, dup := done[filled]
+					if !dup {
+						c.ran, c.ok, c.why, c.msg = checkGlobal(ctx, filled, t, false)
+						done[filled] = c
+					}
+					if ran, ok, why, msg := c.ran, c.ok, c.why, c.msg; ran {
+						mu.Lock()
+						fmt.Printf("%s\t%s\t%s\t%s\t%v\t%s\n", t.Translator, p.ID, t.SrcLang+"-"+t.TgtLang, why, ok, strings.ReplaceAll(msg, "\t", " "))
+						mu.Unlock()
+					}
+				}
+				return
+			}
 			out := ev.Evaluate(ctx, evaluate.Item{Problem: p, Tasks: tasks})
 			rows := map[string][]schemas.ResultRow{}
 			for _, r := range out.Results {
@@ -182,6 +265,7 @@ func main() {
 			var items []*item
 			var todo []string
 			seen := map[string]bool{}
+			trOf := map[string]schemas.TranslationRow{}
 			for _, t := range out.Translations {
 				if t.Sample != 0 {
 					continue
@@ -197,13 +281,68 @@ func main() {
 					if !seen[filled] {
 						seen[filled] = true
 						todo = append(todo, filled)
+						trOf[filled] = t
+					}
+				}
+			}
+			// A C++ gold that timed out in our run: run the script with the gold alone
+			// first; if that times out too, so does every translation's script.
+			var goldAlone *scriptcheck.Outcome
+			if *lang == schemas.Cpp && goldTimedOut(out.Results) {
+				if g, err := fill(string(raw), "", scriptcheck.GoldFilled, "f_filled"); err == nil {
+					o := runAll(ctx, []string{g})[g]
+					fmt.Fprintf(os.Stderr, "%s: the gold timed out in ours; the script with the gold alone: %+v\n", p.ID, o)
+					if o.Status == schemas.StatusTimeout {
+						goldAlone = &o
+						todo = nil
 					}
 				}
 			}
 			scripts := runAll(ctx, todo)
+			if *lang == schemas.Cpp && *globalCheck {
+				// the engine compiled each script in a namespace of its own; the benchmark
+				// compiles it alone at global scope, where name lookup may differ
+				for _, f := range todo {
+					o := scripts[f]
+					nsErr := o.Status == schemas.StatusCompileError
+					ran, ok, why, msg := checkGlobal(ctx, f, trOf[f], nsErr)
+					switch {
+					case !ran:
+					case !ok && !nsErr:
+						scripts[f] = scriptcheck.Outcome{Status: schemas.StatusCompileError, Detail: scriptcheck.AtGlobalScope + msg + " [" + why + "]"}
+					case ok && nsErr:
+						o.Detail += " " + scriptcheck.CompilesAtGlobalScope
+						scripts[f] = o
+					}
+				}
+			}
+			if goldAlone != nil {
+				for f := range seen {
+					scripts[f] = scriptcheck.Outcome{Status: goldAlone.Status, Detail: "the script with the gold alone: " + goldAlone.Detail}
+				}
+			}
 			for _, it := range items {
 				if it.filled != "" {
 					it.so = scripts[it.filled]
+				}
+			}
+			if *lang == schemas.Cpp && *alone {
+				for _, f := range todo {
+					o, err := gc.RunAlone(ctx, f, sandbox.Limits{})
+					if err != nil {
+						fmt.Fprintf(os.Stderr, "%s: not run alone: %v\n", p.ID, err)
+						continue
+					}
+					b := scripts[f]
+					same := o.Ran == b.Ran && o.Passed == b.Passed && o.Total == b.Total && (o.Ran || o.Status == b.Status)
+					mu.Lock()
+					aloneN++
+					if same {
+						aloneSame++
+					} else {
+						fmt.Fprintf(os.Stderr, "%s: alone %+v, in the batch %+v\n", p.ID, o, b)
+					}
+					mu.Unlock()
 				}
 			}
 			// a disagreement: does the script's verdict change when each function gets
@@ -226,6 +365,14 @@ func main() {
 				so, ours := it.so, verdicts[i]
 				rs := rows[t.Translator+"|"+t.SrcLang]
 				cause := scriptcheck.Cause(so, ours, rs)
+				oursConv := ours
+				if *lang == schemas.Cpp {
+					cause = scriptcheck.CauseCpp(so, ours, rs)
+					if goldAlone != nil && !so.Pass() && ours.Pass {
+						cause = scriptcheck.CauseCppGoldTimesOut
+					}
+					oursConv = scriptcheck.OurVerdictCppConversions(rs)
+				}
 				if *lang == schemas.Java && so.Pass() && !ours.Pass && ours.Cause == string(schemas.StatusCompileError) &&
 					scriptcheck.ForeignImports(t.Imports) {
 					cause = scriptcheck.CauseJavaForeignImports
@@ -235,6 +382,9 @@ func main() {
 						cause = scriptcheck.CauseMutation
 						if !so.Pass() {
 							cause = scriptcheck.CauseMutationFails
+						}
+						if *lang == schemas.Cpp && !scriptcheck.CppMayMutate(it.filled) {
+							cause = scriptcheck.CauseCppMemory
 						}
 					}
 				}
@@ -251,13 +401,24 @@ func main() {
 				if ours.Pass {
 					a.ourPass++
 				}
+				if oursConv.Pass {
+					a.ourPassConv++
+				}
+				if so.Pass() == oursConv.Pass {
+					a.agreeConv++
+				}
 				if so.Pass() == ours.Pass {
 					a.agree++
 				} else {
 					causes[cause]++
 					a.causes[cause]++
 				}
-				fmt.Printf("%s\t%s\t%s\t%v\t%v\t%s\n", t.Translator, p.ID, t.SrcLang+"-"+t.TgtLang, so.Pass(), ours.Pass, strings.ReplaceAll(cause, "\t", " "))
+				detail := ""
+				if so.Pass() != ours.Pass {
+					detail = strings.ReplaceAll(string(so.Status)+" "+so.Detail, "\t", " ")
+				}
+				fmt.Printf("%s\t%s\t%s\t%v\t%v\t%v\t%s\t%s\n", t.Translator, p.ID, t.SrcLang+"-"+t.TgtLang, so.Pass(), ours.Pass, oursConv.Pass,
+					strings.ReplaceAll(cause, "\t", " "), strings.ReplaceAll(detail, "\n", " "))
 				mu.Unlock()
 			}
 		}()
@@ -269,15 +430,24 @@ func main() {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(os.Stderr, "%d problems with a %s script, %s\n", n, *lang, time.Since(start).Round(time.Second))
-	fmt.Fprintf(os.Stderr, "%-32s %6s %8s %8s %8s\n", "model", "n", "script%", "ours%", "agree%")
+	if *alone {
+		fmt.Fprintf(os.Stderr, "alone at global scope: %d of %d distinct scripts have the batch's outcome\n", aloneSame, aloneN)
+	}
+	fmt.Fprintf(os.Stderr, "%-32s %6s %8s %8s %8s %8s %8s\n", "model", "n", "script%", "ours%", "agree%", "oursC%", "agreeC%")
 	tot := agg{}
 	for _, m := range names {
 		a := perModel[m]
 		tot.n += a.n
 		tot.agree += a.agree
-		fmt.Fprintf(os.Stderr, "%-32s %6d %8.1f %8.1f %8.1f  %s\n", m, a.n, pct(a.scriptPass, a.n), pct(a.ourPass, a.n), pct(a.agree, a.n), short(a.causes))
+		tot.agreeConv += a.agreeConv
+		tot.scriptPass += a.scriptPass
+		tot.ourPass += a.ourPass
+		tot.ourPassConv += a.ourPassConv
+		fmt.Fprintf(os.Stderr, "%-32s %6d %8.1f %8.1f %8.1f %8.1f %8.1f  %s\n", m, a.n, pct(a.scriptPass, a.n), pct(a.ourPass, a.n), pct(a.agree, a.n),
+			pct(a.ourPassConv, a.n), pct(a.agreeConv, a.n), short(a.causes))
 	}
-	fmt.Fprintf(os.Stderr, "all: %d translations, agreement %.1f%%\ndisagreements by cause:\n", tot.n, pct(tot.agree, tot.n))
+	fmt.Fprintf(os.Stderr, "all: %d translations, agreement %.1f%% (script pass %.1f%%, ours %.1f%%); under the C++ return convention (match_cpp_conversions; the same as match outside C++): ours %.1f%%, agreement %.1f%%\ndisagreements by cause:\n",
+		tot.n, pct(tot.agree, tot.n), pct(tot.scriptPass, tot.n), pct(tot.ourPass, tot.n), pct(tot.ourPassConv, tot.n), pct(tot.agreeConv, tot.n))
 	type kv struct {
 		k string
 		v int
@@ -321,4 +491,14 @@ func pct(a, b int) float64 {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "scriptcheck:", err)
 	os.Exit(1)
+}
+
+// goldTimedOut tells whether the target gold timed out on a test (sample 0).
+func goldTimedOut(rows []schemas.ResultRow) bool {
+	for _, r := range rows {
+		if r.Oracle == "target_gold" && r.Sample == 0 && r.OracleStatus == schemas.StatusTimeout {
+			return true
+		}
+	}
+	return false
 }

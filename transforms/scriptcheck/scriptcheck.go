@@ -5,7 +5,8 @@
 // f_filled(args) == f_gold(args) on its inputs and prints "#Results: <passed>, <total>".
 // Scripts run in the sandbox: the translations are untrusted code. Python scripts run
 // one process each (RunPython); Java scripts (java.go) run many to a batch of the Java
-// engine (RunJava).
+// engine (RunJava), C++ scripts (cpp.go) many to a batch of the C++ engine (RunCpp),
+// checked at the global scope the benchmark compiles them at (cppglobal.go).
 package scriptcheck
 
 import (
@@ -85,7 +86,9 @@ func FillPython(script, imports, code, entry string) (string, error) {
 type Runner struct {
 	Python string // interpreter; found on PATH when empty
 	// Java is the Java engine (transforms/execute/java) that RunJava runs scripts with.
-	Java   execute.Engine
+	Java execute.Engine
+	// Cpp is the C++ engine (transforms/execute/cpp) that RunCpp runs scripts with.
+	Cpp    execute.Engine
 	Limits sandbox.Limits
 }
 
