@@ -31,8 +31,9 @@ func BuildEvaluate(s beam.Scope, c Config) {
 }
 
 // Score computes the CA and pass-rate scores of each (translator, corpus, direction)
-// from its result rows: one group per score key, never one for the whole run.
+// from its result rows: one combine per score key, never one for the whole run.
 func Score(s beam.Scope, c Config, results beam.PCollection) beam.PCollection {
 	s = s.Scope("Score")
-	return beam.ParDo(s, &scoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyResult, results)))
+	scores := beam.CombinePerKey(s, &caCombineFn{Run: c.Run}, beam.ParDo(s, keyResult, results))
+	return beam.ParDo(s, flattenScores, scores)
 }

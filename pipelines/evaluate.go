@@ -16,7 +16,6 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*loadFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*scoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Item)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Output)(nil)).Elem())
 	for _, t := range []any{schemas.Problem{}, schemas.Task{}, schemas.TranslationRow{}, schemas.ExecutionRow{},
@@ -100,28 +99,9 @@ var (
 )
 
 // keyResult keys a result row for Score without its expected and actual values:
-// the scores never read them, and they are most of a row's bytes, which the
-// runner holds for the GroupByKey until every row of the key is in.
+// the scores never read them, and they are most of a row's bytes, which a runner
+// that does not lift the combiner sends through the shuffle.
 func keyResult(r schemas.ResultRow) (string, schemas.ResultRow) {
 	r.Expected, r.Actual = "", ""
 	return score.KeyOf(r).String(), r
-}
-
-// scoreFn computes the CA and pass-rate scores of one (translator, corpus, direction).
-type scoreFn struct {
-	Run string
-}
-
-func (f *scoreFn) ProcessElement(key string, rows func(*schemas.ResultRow) bool, emit func(schemas.ScoreRow)) {
-	var all []schemas.ResultRow
-	var r schemas.ResultRow
-	for rows(&r) {
-		all = append(all, r)
-	}
-	if len(all) == 0 {
-		return
-	}
-	for _, s := range score.CA(f.Run, score.KeyOf(all[0]), all) {
-		emit(s)
-	}
 }

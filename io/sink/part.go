@@ -21,6 +21,13 @@ import (
 // Parquet row group: the writer's memory is one row group of one file.
 const RowGroupRows = 2048
 
+// PageBufferBytes is the size of a PartWriter's in-memory page buffer per column
+// (parquet-go's default is 256 KiB). A bundle keeps a writer per table open, each
+// with a buffer per column, and a runner runs several bundles at once: at 8x the
+// bundled corpus these buffers were three quarters of the launcher's live heap
+// (docs/runs/2026-11-26-score-combine-rss.md).
+const PageBufferBytes = 32 * 1024
+
 // NewPartName names a bundle's files: random, so that parallel and retried bundles
 // never write the same key.
 func NewPartName() string { return randHex(8) }
@@ -51,7 +58,8 @@ func NewPartWriter[T any](b *blob.Bucket, table, name string, rowGroupRows int) 
 		cancel()
 		return nil, fmt.Errorf("sink: write %s: %w", key, err)
 	}
-	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))))
+	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))),
+		parquet.PageBufferSize(PageBufferBytes))
 	return &PartWriter[T]{Key: key, cancel: cancel, w: w, pw: pw}, nil
 }
 

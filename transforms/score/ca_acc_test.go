@@ -1,0 +1,126 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"transmute/schemas"
+)
+
+// randomRows makes the result rows of one key as the Execute stage does: per
+// problem and sample one program (one program status), per test one row for each
+// oracle; tests are language-dependent or nondeterministic per problem and test,
+// oracles fail at random, translations match at random.
+func randomRows(rng *rand.Rand, tgt string) []schemas.ResultRow {
+	statuses := []schemas.Status{schemas.StatusOK, schemas.StatusOK, schemas.StatusCompileError, schemas.StatusRuntimeError, "missing"}
+	var rows []schemas.ResultRow
+	problems := 1 + rng.IntN(12)
+	samples := 1 + rng.IntN(3)
+	for p := 0; p < problems; p++ {
+		id := fmt.Sprintf("P%02d", p)
+		tests := 1 + rng.IntN(6)
+		dep := make([]bool, tests)
+		nondet := make([]bool, tests)
+		for i := range dep {
+			dep[i] = rng.IntN(4) == 0
+			nondet[i] = rng.IntN(10) == 0
+		}
+		for s := 0; s < samples; s++ {
+			prog := statuses[rng.IntN(len(statuses))]
+			for i := 0; i < tests; i++ {
+				for _, o := range []string{OracleSource, OracleTargetGold} {
+					r := schemas.ResultRow{Translator: "m", Corpus: "c", SrcLang: "java", TgtLang: tgt, ProblemID: id,
+						Sample: int32(s), Oracle: o, TestIndex: int32(i), LangDependent: dep[i], Nondeterministic: nondet[i],
+						ProgramStatus: prog, Status: prog, OracleStatus: schemas.StatusOK}
+					if rng.IntN(8) == 0 {
+						r.OracleStatus = schemas.StatusRuntimeError
+					}
+					r.Match = prog == schemas.StatusOK && r.OracleStatus == schemas.StatusOK && rng.IntN(3) > 0
+					r.MatchCppConversions = r.Match || (r.OracleStatus == schemas.StatusOK && rng.IntN(4) == 0)
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// sameScores compares score rows field by field, floats by their bits.
+func sameScores(a, b []schemas.ScoreRow) error {
+	if len(a) != len(b) {
+		return fmt.Errorf("%d rows, want %d", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
+			return fmt.Errorf("row %d: %s/%s/%s = %v (%x), want %v (%x)", i, x.Oracle, x.Subset, x.Metric,
+				x.Value, math.Float64bits(x.Value), y.Value, math.Float64bits(y.Value))
+		}
+		x.Value, y.Value = 0, 0
+		if x != y {
+			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
+		}
+	}
+	return nil
+}
+
+// TestCAAccMergeAnySplit: the rows of a key dealt at random (any order) into
+// accumulators that are merged in a random order give exactly CA's scores on all
+// rows, to the last bit, as a runner's combiner lifting does.
+func TestCAAccMergeAnySplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 1126))
+	for trial := 0; trial < 300; trial++ {
+		tgt := []string{schemas.Python, schemas.Cpp}[trial%2]
+		rows := randomRows(rng, tgt)
+		k := KeyOf(rows[0])
+		want := CA("r", k, rows)
+		if len(want) == 0 {
+			t.Fatal("no scores")
+		}
+		parts := make([]*CAAcc, 1+rng.IntN(6))
+		for i := range parts {
+			parts[i] = &CAAcc{}
+		}
+		for _, i := range rng.Perm(len(rows)) {
+			parts[rng.IntN(len(parts))].Add(rows[i])
+		}
+		// merge random pairs until one is left (a tree of merges, as bundles and
+		// workers give)
+		for len(parts) > 1 {
+			i := rng.IntN(len(parts) - 1)
+			parts[i].Merge(parts[i+1])
+			parts = append(parts[:i+1], parts[i+2:]...)
+		}
+		if parts[0].Key != k {
+			t.Fatalf("trial %d: key %+v, want %+v", trial, parts[0].Key, k)
+		}
+		if err := sameScores(parts[0].Scores("r", k), want); err != nil {
+			t.Fatalf("trial %d (%d rows): %v", trial, len(rows), err)
+		}
+	}
+}
+
+// TestCAAccMergeEmpty: merging empty accumulators (a bundle without rows of a key)
+// changes nothing, and the merged-from accumulator is left as it was.
+func TestCAAccMergeEmpty(t *testing.T) {
+	rows := randomRows(rand.New(rand.NewPCG(3, 4)), schemas.Python)
+	k := KeyOf(rows[0])
+	var a, empty CAAcc
+	for _, r := range rows {
+		a.Add(r)
+	}
+	empty.Merge(&a)
+	empty.Merge(&CAAcc{})
+	a.Merge(&CAAcc{})
+	if err := sameScores(empty.Scores("r", k), CA("r", k, rows)); err != nil {
+		t.Error("merged into empty:", err)
+	}
+	if err := sameScores(a.Scores("r", k), CA("r", k, rows)); err != nil {
+		t.Error("merged from:", err)
+	}
+	if len((&CAAcc{}).Scores("r", k)) != 0 {
+		t.Error("scores from no rows")
+	}
+}
