@@ -244,7 +244,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	fid, _ := fidelity.Compare(e.Run, p, golds, e.Tolerance)
 	e.probeSignedModulo(ctx, p, golds, fid)
 	dep := fidelity.Propagate(fid)
-	var nondet map[int32]bool
+	var nondet map[string]map[int32]bool // gold language -> its nondeterministic tests
 	if retErr == nil {
 		var ndRows []schemas.FidelityRow
 		nondet, ndRows = nondeterministic(e.Run, p, ret, e.Tolerance, results, ran.reruns)
@@ -278,7 +278,8 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 			oracles := []struct {
 				name string
 				id   string
-			}{{score.OracleSource, GoldID(task.SrcLang)}, {score.OracleTargetGold, GoldID(task.TgtLang)}}
+				lang string
+			}{{score.OracleSource, GoldID(task.SrcLang), task.SrcLang}, {score.OracleTargetGold, GoldID(task.TgtLang), task.TgtLang}}
 			for _, o := range oracles {
 				gold, ok := results[o.id]
 				if !ok {
@@ -294,7 +295,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 						row := schemas.ResultRow{Run: e.Run, Translator: name, ProblemID: p.ID, Corpus: task.Corpus,
 							SrcLang: task.SrcLang, TgtLang: task.TgtLang, Sample: x.tr.Sample, Oracle: o.name,
 							TestIndex: t.Index, LangDependent: t.LangDependent, ProgramStatus: progStatus,
-							Status: score.NoTranslation, Nondeterministic: nondet[t.Index]}
+							Status: score.NoTranslation, Nondeterministic: nondet[o.lang][t.Index]}
 						if ti < len(gold.Tests) {
 							row.OracleStatus = gold.Tests[ti].Status
 							row.Expected = gold.Tests[ti].Output

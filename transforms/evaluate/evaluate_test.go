@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
 	"transmute/transforms/sandbox"
+	"transmute/transforms/score"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
@@ -68,11 +70,23 @@ func TestCppArgsGold(t *testing.T) {
 	}
 }
 
+// byTgt translates into each target language its own code.
+type byTgt map[string]string
+
+func (byTgt) Name() string { return "byTgt" }
+func (f byTgt) Translate(_ context.Context, r translate.Request) ([]translate.Translation, error) {
+	return []translate.Translation{{Status: schemas.TranslationOK, Code: f[r.TgtLang]}}, nil
+}
+func (byTgt) TranslatesVariants() bool { return true }
+func (byTgt) Directions() [][2]string  { return nil }
+func (byTgt) Close() error             { return nil }
+
 // TestOutOfBoundsGold: a C++ gold that writes and reads past its VLA on one test
 // (TransCoder-test's DELANNOY_NUMBER_1 with m > n) returns whatever the memory
 // layout leaves there, which changed with what shared its unit between two runs of
 // the same corpus; its second run checks bounds, so that test is marked
-// nondeterministic and left out, and the other tests judge the translation.
+// nondeterministic where the C++ gold is the oracle, and only there: the Python
+// gold stays the oracle of the Python translation on it.
 func TestOutOfBoundsGold(t *testing.T) {
 	if _, err := exec.LookPath("g++"); err != nil {
 		t.Skip("no g++")
@@ -90,29 +104,50 @@ func TestOutOfBoundsGold(t *testing.T) {
   return dp [ m ] [ n ];
 }
 `
+	pyGold := `def dealnnoy(n, m):
+    dp = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m + 1):
+        dp[i][0] = 1
+    for j in range(n + 1):
+        dp[0][j] = 1
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            dp[i][j] = dp[i - 1][j] + dp[i - 1][j - 1] + dp[i][j - 1]
+    return dp[m][n]
+`
 	p := schemas.Problem{ID: "DELANNOY", Corpus: "test", Returns: "int",
-		Params:    []schemas.Param{{Name: "n", Type: "int"}, {Name: "m", Type: "int"}},
-		Functions: []schemas.Function{{Lang: schemas.Cpp, Name: "dealnnoy", Code: gold}},
-		Tests:     []schemas.Test{{Index: 0, Args: "[3,3]"}, {Index: 1, Args: "[2,6]"}, {Index: 2, Args: "[2,2]"}}}
-	ev := &Evaluator{Run: "t", Translators: []translate.Translator{fixed{gold}},
-		Engines: map[string]execute.Engine{schemas.Cpp: eng}, Tolerance: values.DefaultTolerance}
+		Params: []schemas.Param{{Name: "n", Type: "int"}, {Name: "m", Type: "int"}},
+		Functions: []schemas.Function{{Lang: schemas.Cpp, Name: "dealnnoy", Code: gold},
+			{Lang: schemas.Python, Name: "dealnnoy", Code: pyGold}},
+		Tests: []schemas.Test{{Index: 0, Args: "[3,3]"}, {Index: 1, Args: "[2,6]"}, {Index: 2, Args: "[2,2]"}}}
+	ev := &Evaluator{Run: "t", Translators: []translate.Translator{byTgt{schemas.Cpp: gold, schemas.Python: pyGold}},
+		Engines: map[string]execute.Engine{schemas.Cpp: eng, schemas.Python: pythonEngine(t)}, Tolerance: values.DefaultTolerance}
 	out := ev.Evaluate(context.Background(), Item{Problem: p,
-		Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Cpp, TgtLang: schemas.Cpp}}})
-	var marked []int32
+		Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Cpp, TgtLang: schemas.Cpp},
+			{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: schemas.Cpp, TgtLang: schemas.Python}}})
+	var marked []string
 	for _, f := range out.Fidelity {
 		if f.Cause == CauseNondeterministic {
-			marked = append(marked, f.TestIndex)
+			marked = append(marked, fmt.Sprintf("%s %d", f.LangA, f.TestIndex))
 			if f.StatusB != schemas.StatusRuntimeError {
 				t.Errorf("second run's status %s, want runtime_error", f.StatusB)
 			}
 		}
 	}
-	if len(marked) != 1 || marked[0] != 1 {
-		t.Fatalf("nondeterministic tests %v, want [1]", marked)
+	if fmt.Sprint(marked) != "[cpp 1]" {
+		t.Fatalf("nondeterministic golds' tests %v, want [cpp 1]", marked)
 	}
+	n := 0
 	for _, r := range out.Results {
-		if r.Nondeterministic != (r.TestIndex == 1) {
-			t.Errorf("result row %+v: marked %v", r, r.Nondeterministic)
+		cppOracle := r.Oracle == score.OracleSource || r.TgtLang == schemas.Cpp
+		if want := cppOracle && r.TestIndex == 1; r.Nondeterministic != want {
+			t.Errorf("result row %s->%s oracle %s test %d: marked %v, want %v", r.SrcLang, r.TgtLang, r.Oracle, r.TestIndex, r.Nondeterministic, want)
 		}
+		if r.TgtLang == schemas.Python && r.Oracle == score.OracleTargetGold && r.Match {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("the Python translation matches its gold on %d tests, want all 3", n)
 	}
 }

@@ -276,9 +276,12 @@ func spread(r execute.Result, tests []schemas.Test, keep []int) execute.Result {
 
 // nondeterministic compares each gold with its second run: the tests where they
 // differ (status, or value beyond the tolerance) get a fidelity row of cause
-// CauseNondeterministic, and their indices are returned.
-func nondeterministic(run string, p schemas.Problem, ret values.Type, tol values.Tolerance, golds, reruns map[string]execute.Result) (map[int32]bool, []schemas.FidelityRow) {
-	marked := map[int32]bool{}
+// CauseNondeterministic, and their indices are returned per gold language: a gold
+// that disagrees with itself is no oracle there, while the other languages' golds
+// still are (a C++ gold that reads past an array does not make the Java gold's
+// output on that test any less an oracle for Java translations).
+func nondeterministic(run string, p schemas.Problem, ret values.Type, tol values.Tolerance, golds, reruns map[string]execute.Result) (map[string]map[int32]bool, []schemas.FidelityRow) {
+	marked := map[string]map[int32]bool{}
 	var rows []schemas.FidelityRow
 	for _, lang := range schemas.Languages {
 		a, ok1 := golds[GoldID(lang)]
@@ -295,7 +298,10 @@ func nondeterministic(run string, p schemas.Problem, ret values.Type, tol values
 			if same || ta.Status == schemas.StatusInfraError || tb.Status == schemas.StatusInfraError {
 				continue
 			}
-			marked[ta.Index] = true
+			if marked[lang] == nil {
+				marked[lang] = map[int32]bool{}
+			}
+			marked[lang][ta.Index] = true
 			rows = append(rows, schemas.FidelityRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, TestIndex: ta.Index,
 				LangA: lang, LangB: lang, Cause: CauseNondeterministic, ValueA: ta.Output, ValueB: tb.Output,
 				StatusA: ta.Status, StatusB: tb.Status})
