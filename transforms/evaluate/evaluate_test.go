@@ -32,10 +32,9 @@ func (fixed) TranslatesVariants() bool { return true }
 func (fixed) Directions() [][2]string  { return nil }
 func (fixed) Close() error             { return nil }
 
-// TestCppArgsGold evaluates a C++ translation that takes vector<int>& where the
-// C++ gold takes int arr[]: it passes when the harness adapts, and is a compile
-// error with CppArgs gold, as in TransCoder-test's own script.
-func TestCppArgsGold(t *testing.T) {
+// cppEngine opens a C++ engine for the test (skipped without g++), closed at its end.
+func cppEngine(t *testing.T) *cpp.Engine {
+	t.Helper()
 	if _, err := exec.LookPath("g++"); err != nil {
 		t.Skip("no g++")
 	}
@@ -43,7 +42,15 @@ func TestCppArgsGold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eng.Close()
+	t.Cleanup(func() { eng.Close() })
+	return eng
+}
+
+// TestCppArgsGold evaluates a C++ translation that takes vector<int>& where the
+// C++ gold takes int arr[]: it passes when the harness adapts, and is a compile
+// error with CppArgs gold, as in TransCoder-test's own script.
+func TestCppArgsGold(t *testing.T) {
+	eng := cppEngine(t)
 	gold := "int sum ( int arr [ ], int n ) {\n  int s = 0;\n  for ( int i = 0; i < n; i ++ ) s += arr [ i ];\n  return s;\n}\n"
 	p := schemas.Problem{ID: "SUM", Corpus: "test", Returns: "int",
 		Params:    []schemas.Param{{Name: "arr", Type: "int[]"}, {Name: "n", Type: "int"}},
@@ -88,14 +95,7 @@ func (byTgt) Close() error             { return nil }
 // nondeterministic where the C++ gold is the oracle, and only there: the Python
 // gold stays the oracle of the Python translation on it.
 func TestOutOfBoundsGold(t *testing.T) {
-	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("no g++")
-	}
-	eng, err := cpp.New(execute.Options{WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := cppEngine(t)
 	gold := `int dealnnoy ( int n, int m ) {
   int dp [ m + 1 ] [ n + 1 ];
   for ( int i = 0; i <= m; i ++ ) dp [ i ] [ 0 ] = 1;

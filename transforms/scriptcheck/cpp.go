@@ -2,7 +2,6 @@ package scriptcheck
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -138,25 +137,7 @@ func cppOutcome(r execute.Result, main string) Outcome {
 	if r.Status == schemas.StatusCompileError {
 		return Outcome{Status: r.Status, Detail: cppCompileDetail(r.Detail, main)}
 	}
-	if len(r.Tests) == 0 {
-		return Outcome{Status: r.Status, Detail: firstLine(r.Detail)}
-	}
-	t := r.Tests[0]
-	if t.Status != schemas.StatusOK {
-		d := t.Error
-		if d == "" {
-			d = r.Detail
-		}
-		return Outcome{Status: t.Status, Detail: firstLine(d)}
-	}
-	var s string
-	if json.Unmarshal([]byte(t.Output), &s) != nil {
-		s = t.Output
-	}
-	if p, tot, ok := Parse(s); ok {
-		return Outcome{Ran: true, Passed: p, Total: tot}
-	}
-	return Outcome{Status: schemas.StatusRuntimeError, Detail: "no #Results line"}
+	return ranOutcome(r)
 }
 
 // cppCompileDetail is the first error of g++'s output, said to be in main (the call
@@ -390,24 +371,7 @@ func CppMayMutate(filled string) bool {
 	if m == nil {
 		return true
 	}
-	depth, start := 0, 0
-	params := []string{}
-	for i, c := range m[1] {
-		switch c {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				params = append(params, m[1][start:i])
-				start = i + 1
-			}
-		}
-	}
-	params = append(params, m[1][start:])
-	for _, p := range params {
-		p = strings.TrimSpace(p)
+	for _, p := range cpp.SplitParams(m[1]) {
 		if strings.ContainsAny(p, "*[") {
 			return true
 		}

@@ -418,6 +418,12 @@ func javaOutcome(r execute.Result, mainLine int) Outcome {
 		}
 		return Outcome{Status: r.Status, Detail: d}
 	}
+	return ranOutcome(r)
+}
+
+// ranOutcome reads the engine's result of a script that compiled: its one test's
+// output is main's "#Results" line (Java and C++ scripts alike).
+func ranOutcome(r execute.Result) Outcome {
 	if len(r.Tests) == 0 {
 		return Outcome{Status: r.Status, Detail: firstLine(r.Detail)}
 	}

@@ -47,7 +47,7 @@ func GoldCallTypes(decl string) []string {
 	if end < 0 {
 		return nil
 	}
-	params := splitParams(decl[open+1 : end])
+	params := SplitParams(decl[open+1 : end])
 	if len(params) == 1 && (params[0] == "" || params[0] == "void") {
 		return []string{}
 	}
@@ -58,8 +58,8 @@ func GoldCallTypes(decl string) []string {
 	return out
 }
 
-// splitParams splits a parameter list at the commas outside <> and ().
-func splitParams(s string) []string {
+// SplitParams splits a parameter list at the commas outside <> and ().
+func SplitParams(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
