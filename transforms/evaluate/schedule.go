@@ -12,10 +12,11 @@ import (
 	"transmute/transforms/values"
 )
 
-// How a problem's programs are scheduled (issue 24). The golds run first, each twice
-// (nondeterminism), all languages at once; then the distinct translations into each
-// language run in chunks of at most ChunkCandidates, all chunks of all languages at
-// once (the engines' coalescers bound how many run together), on the tests that some
+// How a problem's programs are scheduled (issue 24). The golds run first, all
+// languages at once; then each gold's second run (nondeterminism) on the tests where
+// the first returned a value, and beside it the distinct translations into each
+// language in chunks of at most ChunkCandidates, all chunks of all languages at once
+// (the engines' coalescers bound how many run together), on the tests that some
 // oracle of theirs can decide. So a problem whose golds loop on most tests costs the
 // golds' timeouts once, not one timeout per translation and test, and a problem's
 // many translations (28 models) spread over every engine slot instead of one.
@@ -91,51 +92,79 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		x.errs = append(x.errs, engineErr{lang, reason, detail})
 	}
 
-	// 1. The golds, twice each, all at once.
+	// 1. The golds' first runs, all at once.
 	for _, lang := range langs {
 		f, ok := p.Function(lang)
 		if !ok {
 			continue
 		}
-		for run := 0; run < 2; run++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				b := e.batch(p, lang)
-				id := GoldID(lang)
-				if run == 1 {
-					b.Seed = RerunSeed
-					b.BoundsChecks = true
-					id = rerunID(lang)
-				}
-				b.Candidates = []execute.Candidate{{ID: id, Code: f.Code, Imports: f.Imports, Entry: f.Name}}
-				res, failure := e.runBatch(ctx, b)
-				mu.Lock()
-				defer mu.Unlock()
-				if failure != "" {
-					fail(lang, "engine failure", failure)
-				}
-				if run == 0 {
-					x.results[id] = res[0]
-				} else {
-					x.reruns[lang] = res[0]
-				}
-			}()
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := e.batch(p, lang)
+			b.Candidates = []execute.Candidate{{ID: GoldID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name}}
+			res, failure := e.runBatch(ctx, b)
+			mu.Lock()
+			defer mu.Unlock()
+			if failure != "" {
+				fail(lang, "engine failure", failure)
+			}
+			x.results[GoldID(lang)] = res[0]
+		}()
 	}
 	wg.Wait()
+	// The golds' results, read while the chunks started below write x.results
+	// (under mu): a copy, so the reads need no lock.
+	golds := make(map[string]execute.Result, len(x.results))
+	for id, r := range x.results {
+		golds[id] = r
+	}
+
+	// 2. Each gold's second run (another seed, bounds checks), beside the
+	// translations, on the tests where its first run returned a value: only there can
+	// it be an oracle, so only there can nondeterminism matter, and a gold that loops
+	// on a test costs its time limit once, not twice.
+	for _, lang := range langs {
+		f, ok := p.Function(lang)
+		g, ran := golds[GoldID(lang)]
+		if !ok || !ran {
+			continue
+		}
+		var keep []int
+		for ti := range p.Tests {
+			if ti < len(g.Tests) && g.Tests[ti].Status == schemas.StatusOK {
+				keep = append(keep, ti)
+			}
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := e.batch(p, lang)
+			b.Tests = nil
+			for _, ti := range keep {
+				b.Tests = append(b.Tests, p.Tests[ti])
+			}
+			b.Seed = RerunSeed
+			b.BoundsChecks = true
+			b.Candidates = []execute.Candidate{{ID: rerunID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name}}
+			res, failure := e.runBatch(ctx, b)
+			mu.Lock()
+			defer mu.Unlock()
+			if failure != "" {
+				fail(lang, "engine failure", failure)
+			}
+			x.reruns[lang] = spread(res[0], p.Tests, keep)
+		}()
+	}
 
 	// 2. The distinct translations into each language, in chunks, all at once.
 	type program struct {
 		cand execute.Candidate
 		ids  []string
 		srcs map[string]bool // the source languages of the translations it stands for
-	}
-	// The golds' results, read while the chunks started for earlier languages write
-	// x.results (under mu): a copy, so the reads need no lock.
-	golds := make(map[string]execute.Result, len(x.results))
-	for id, r := range x.results {
-		golds[id] = r
 	}
 	for _, lang := range langs {
 		index := map[string]*program{}
@@ -295,7 +324,8 @@ func nondeterministic(run string, p schemas.Problem, ret values.Type, tol values
 			}
 			ta, tb := a.Tests[i], b.Tests[i]
 			same := ta.Status == tb.Status && (ta.Status != schemas.StatusOK || values.Equal(ret, ta.Output, tb.Output, tol))
-			if same || ta.Status == schemas.StatusInfraError || tb.Status == schemas.StatusInfraError {
+			// The second run skips the tests where the first returned no value.
+			if same || tb.Status == StatusSkipped || ta.Status == schemas.StatusInfraError || tb.Status == schemas.StatusInfraError {
 				continue
 			}
 			if marked[lang] == nil {

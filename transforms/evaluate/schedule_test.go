@@ -71,7 +71,7 @@ func pyTask(p schemas.Problem) []schemas.Task {
 // TestLoopingGoldSkipsTests: the gold loops from test 3 on (the Python engine marks a
 // candidate's tests after its first timeout as timeouts); a translation's tests there
 // are skipped (no oracle returned a value), the others run and match, so the
-// translation costs no timeout at all.
+// translation costs no timeout at all, and the gold's second run none either.
 func TestLoopingGoldSkipsTests(t *testing.T) {
 	eng := pythonEngine(t)
 	gold := "def f(x):\n    while x >= 3:\n        pass\n    return x * 2\n"
@@ -92,9 +92,25 @@ func TestLoopingGoldSkipsTests(t *testing.T) {
 			t.Errorf("test %d: %q, want %q", i, status[i], w)
 		}
 	}
+	reruns := 0
 	for _, b := range eng.calls {
 		if b.Candidates[0].ID == TranslationID("m", schemas.Python, schemas.Python, 0) && len(b.Tests) != 3 {
 			t.Errorf("translation ran on %d tests, want 3", len(b.Tests))
+		}
+		// The gold's second run, too, runs only where its first returned a value.
+		if b.Candidates[0].ID == rerunID(schemas.Python) {
+			reruns++
+			if len(b.Tests) != 3 {
+				t.Errorf("the gold's second run ran on %d tests, want 3", len(b.Tests))
+			}
+		}
+	}
+	if reruns != 1 {
+		t.Errorf("the gold ran a second time %d times, want once", reruns)
+	}
+	for _, f := range out.Fidelity {
+		if f.Cause == CauseNondeterministic {
+			t.Errorf("test %d marked nondeterministic (%s against %s)", f.TestIndex, f.StatusA, f.StatusB)
 		}
 	}
 	var pass float64 = -1
