@@ -302,3 +302,60 @@ func TestOraclesPerProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestStopAtFirstTimeout: a translation's first timeout may end its run only where
+// every gold returned on all of its tests and the golds agree there.
+func TestStopAtFirstTimeout(t *testing.T) {
+	res := func(tests ...execute.TestResult) execute.Result {
+		r := execute.Result{Tests: tests}
+		for i := range r.Tests {
+			r.Tests[i].Index = int32(i)
+		}
+		return r
+	}
+	ok := func(v string) execute.TestResult { return execute.TestResult{Status: schemas.StatusOK, Output: v} }
+	to := execute.TestResult{Status: schemas.StatusTimeout}
+	golds := map[string]execute.Result{
+		GoldID(schemas.Cpp):    res(ok("1"), ok("2"), ok("3"), ok("-1")),
+		GoldID(schemas.Java):   res(to, ok("2"), ok("3"), ok("-1")),
+		GoldID(schemas.Python): res(ok("1"), ok("2"), ok("3"), ok("4294967295")), // overflow in the others
+	}
+	for _, c := range []struct {
+		keep []int
+		want bool
+	}{
+		{[]int{1, 2}, true},
+		{[]int{0, 1, 2}, false}, // the Java gold loops on test 0: not an oracle there
+		{[]int{1, 2, 3}, false}, // test 3 is language-dependent
+		{nil, true},
+	} {
+		if got := stopAtFirstTimeout(golds, mustType(t, "int"), values.DefaultTolerance, c.keep); got != c.want {
+			t.Errorf("tests %v: %v, want %v", c.keep, got, c.want)
+		}
+	}
+}
+
+// TestTranslationsStopAtFirstTimeout: with one oracle deciding every test, the
+// translations' engine calls ask to stop at the first timeout; the golds' do not.
+func TestTranslationsStopAtFirstTimeout(t *testing.T) {
+	eng := pythonEngine(t)
+	p := pyProblem("def f(x):\n    return x * 2\n", 3)
+	ev := &Evaluator{Run: "t", Translators: []translate.Translator{named{"m", "def f(x):\n    return x + x\n"}},
+		Engines: map[string]execute.Engine{schemas.Python: eng}, Tolerance: values.DefaultTolerance}
+	ev.Evaluate(context.Background(), Item{Problem: p, Tasks: pyTask(p)})
+	for _, b := range eng.calls {
+		gold := b.Candidates[0].ID == GoldID(schemas.Python) || b.Candidates[0].ID == rerunID(schemas.Python)
+		if want := map[bool]int{true: 0, false: 1}[gold]; b.StopAfterTimeouts != want {
+			t.Errorf("%s: StopAfterTimeouts %d, want %d", b.Candidates[0].ID, b.StopAfterTimeouts, want)
+		}
+	}
+}
+
+func mustType(t *testing.T, s string) values.Type {
+	t.Helper()
+	ty, err := values.ParseType(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ty
+}
