@@ -160,7 +160,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		}()
 	}
 
-	// 2. The distinct translations into each language, in chunks, all at once.
+	// 3. The distinct translations into each language, in chunks, all at once.
 	type program struct {
 		cand execute.Candidate
 		ids  []string
@@ -268,7 +268,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 	}
 	wg.Wait()
 
-	// 3. The execution rows, in a stable order: per language its gold, then its
+	// 4. The execution rows, in a stable order: per language its gold, then its
 	// translations in the order of all.
 	for _, lang := range langs {
 		if _, ok := p.Function(lang); ok {
