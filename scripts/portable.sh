@@ -10,11 +10,16 @@
 # PRISM_LOG_LEVEL=debug logs every bundle Prism starts and every split it asks for.
 # ROOTFS= (empty) runs the worker pool on the host instead: the small version that
 # `make test` runs (portable_test.go), without debootstrap.
+# CONTAINER=podman or docker runs it in a container engine instead, from the image
+# `make image` imported (IMAGE; ROOTFS is then not used; CONTAINER_FLAGS adds run flags):
+# docs/runs/2026-11-26-container.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 GO=${GO:-go}
 ROOTFS=${ROOTFS-out/image/rootfs}
+CONTAINER=${CONTAINER:-}
+IMAGE=${IMAGE:-transmute-worker:latest}
 OUT=${OUT:-$ROOT/out/portable}
 JOB_PORT=${JOB_PORT:-18073}
 POOL_PORT=50000 # fixed by Beam's boot loader in --worker_pool mode
@@ -36,12 +41,14 @@ $NICE "$GO" build -ldflags='-s -w' -o "$BIN"/launch-worker ./cmd/launch
 $NICE "$GO" build -o "$BIN"/tablediff ./cmd/tablediff
 for b in "$BIN"/launch "$BIN"/launch-worker; do echo "portable: $b: $(stat -c %s "$b") bytes"; done
 
+containers=() # containers started here (a killed client does not stop its container)
 pids=()   # processes started here
 groups=() # process groups started here (the host's worker pool and the workers it forks)
 hard=()   # unshare, which ignores SIGTERM while its child runs: killed, it kills the child
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  for c in "${containers[@]}"; do "$CONTAINER" rm -f "$c" >/dev/null 2>&1 || true; done
   for g in "${groups[@]}"; do kill -- "-$g" 2>/dev/null || true; done
   for p in "${hard[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -68,7 +75,37 @@ fi
 pids+=($!)
 wait_port "$JOB_PORT" "the Prism job server" "$!"
 
-if [ -n "$ROOTFS" ]; then
+if [ -n "$CONTAINER" ]; then
+  case $CONTAINER in podman | docker) ;; *) echo "portable: CONTAINER=podman or docker, not $CONTAINER" >&2; exit 1 ;; esac
+  "$CONTAINER" image inspect "$IMAGE" >/dev/null 2>&1 ||
+    { echo "portable: $CONTAINER has no image $IMAGE (make image CONTAINER=$CONTAINER)" >&2; exit 1; }
+  global=() # the engine's own flags
+  run=()    # flags of its run command
+  if [ "$CONTAINER" = podman ]; then
+    # Two things keep podman's defaults from starting a container on a VM like the
+    # project's: crun (Debian's default) refuses a hybrid cgroup v1+v2 host ("cgroups in
+    # hybrid mode not supported"), runc does not; and podman asks for RLIMIT_NOFILE
+    # 1048576, which a runtime without CAP_SYS_RESOURCE cannot set above the hard limit it
+    # inherited, so the limits are given explicitly (NPROC at most podman's own 32768).
+    if command -v runc >/dev/null; then global+=(--runtime runc); fi
+    nofile=$(ulimit -Hn)
+    nproc=$(ulimit -Hu)
+    if [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; then nproc=32768; fi
+    run+=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
+  fi
+  # CONTAINER_FLAGS: more run flags, e.g. --cap-add SYS_ADMIN for the sandbox's full mode.
+  # shellcheck disable=SC2206
+  run+=(${CONTAINER_FLAGS:-})
+  name=transmute-pool-$$
+  # As in the root file system mode: the project read-only and the output at their host
+  # paths, the boot loader just built, a /tmp of its own (exec: the engines run there).
+  # Host network: the workers reach Prism on 127.0.0.1, and Prism the pool on 50000.
+  "$CONTAINER" "${global[@]}" run --rm --name "$name" --net=host "${run[@]}" -e HOME=/tmp --tmpfs /tmp:rw,exec,size=2g \
+    -v "$ROOT:$ROOT:ro" -v "$OUT:$OUT" -v "$BIN/boot:/opt/apache/beam/boot:ro" \
+    "$IMAGE" --worker_pool >"$OUT/pool.log" 2>&1 &
+  containers+=("$name")
+  where="a $CONTAINER container ($IMAGE)"
+elif [ -n "$ROOTFS" ]; then
   ROOTFS=$(readlink -f "$ROOTFS")
   [ -x "$ROOTFS/usr/bin/javac" ] || { echo "portable: no worker root file system at $ROOTFS (make image)" >&2; exit 1; }
   [ "$(id -u)" = 0 ] || { echo "portable: the worker root file system needs root (mount namespace, pivot_root)" >&2; exit 1; }
@@ -107,7 +144,7 @@ fi
 pids+=($!)
 wait_port "$POOL_PORT" "the SDK worker pool" "$!"
 
-echo "portable: the bundled corpus on the job server (workers in ${ROOTFS:-the host})"
+echo "portable: the bundled corpus on the job server (workers in ${where:-${ROOTFS:-the host}})"
 start=$(date +%s%N)
 # shellcheck disable=SC2086
 "$BIN"/launch $FLAGS --quiet --out "$OUT/portable" --runner=universal --endpoint="127.0.0.1:$JOB_PORT" \
