@@ -75,8 +75,18 @@ fi
 pids+=($!)
 wait_port "$JOB_PORT" "the Prism job server" "$!"
 
+# The sandbox's uid pool locks each uid it leases in a host-wide directory, so that no
+# two processes lease the same uid (one's release scan would kill the other's
+# programs). A worker tree has a /run of its own: it gets the host's directory, and so
+# shares the locks with every sandbox on the host.
+LOCKS=${TRANSMUTE_SANDBOX_UID_LOCKS:-/run/transmute-uids}
+mkdir -p -m 700 "$LOCKS"
 if [ -n "$CONTAINER" ]; then
   case $CONTAINER in podman | docker) ;; *) echo "portable: CONTAINER=podman or docker, not $CONTAINER" >&2; exit 1 ;; esac
+  # docker names an image loaded from podman (podman save | docker load) localhost/NAME.
+  if ! "$CONTAINER" image inspect "$IMAGE" >/dev/null 2>&1 && "$CONTAINER" image inspect "localhost/$IMAGE" >/dev/null 2>&1; then
+    IMAGE=localhost/$IMAGE
+  fi
   "$CONTAINER" image inspect "$IMAGE" >/dev/null 2>&1 ||
     { echo "portable: $CONTAINER has no image $IMAGE (make image CONTAINER=$CONTAINER)" >&2; exit 1; }
   global=() # the engine's own flags
@@ -101,7 +111,7 @@ if [ -n "$CONTAINER" ]; then
   # paths, the boot loader just built, a /tmp of its own (exec: the engines run there).
   # Host network: the workers reach Prism on 127.0.0.1, and Prism the pool on 50000.
   "$CONTAINER" "${global[@]}" run --rm --name "$name" --net=host "${run[@]}" -e HOME=/tmp --tmpfs /tmp:rw,exec,size=2g \
-    -v "$ROOT:$ROOT:ro" -v "$OUT:$OUT" -v "$BIN/boot:/opt/apache/beam/boot:ro" \
+    -v "$LOCKS:$LOCKS" -e "TRANSMUTE_SANDBOX_UID_LOCKS=$LOCKS" -v "$ROOT:$ROOT:ro" -v "$OUT:$OUT" -v "$BIN/boot:/opt/apache/beam/boot:ro" \
     "$IMAGE" --worker_pool >"$OUT/pool.log" 2>&1 &
   containers+=("$name")
   where="a $CONTAINER container ($IMAGE)"
@@ -118,12 +128,13 @@ elif [ -n "$ROOTFS" ]; then
   # with unshare (--kill-child) takes every worker with it when this script stops.
   unshare --mount --propagation private --pid --fork --kill-child bash -c '
     set -e
-    R=$1; root=$2; out=$3
+    R=$1; root=$2; out=$3; locks=$4
     mount --bind "$R" "$R"
-    mkdir -p "$R$root" "$R$out" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/.oldroot"
+    mkdir -p "$R$root" "$R$out" "$R$locks" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/.oldroot"
     mount --bind "$root" "$R$root"
     mount -o remount,bind,ro "$R$root"
     mount --bind "$out" "$R$out"
+    mount --bind "$locks" "$R$locks"
     mount -t proc proc "$R/proc"
     mount --rbind /sys "$R/sys"
     mount --rbind /dev "$R/dev"
@@ -133,8 +144,8 @@ elif [ -n "$ROOTFS" ]; then
     umount -l /.oldroot
     rmdir /.oldroot 2>/dev/null || true
     cd /
-    exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp /opt/apache/beam/boot --worker_pool
-  ' pool "$ROOTFS" "$ROOT" "$OUT" >"$OUT/pool.log" 2>&1 &
+    exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp TRANSMUTE_SANDBOX_UID_LOCKS="$locks" /opt/apache/beam/boot --worker_pool
+  ' pool "$ROOTFS" "$ROOT" "$OUT" "$LOCKS" >"$OUT/pool.log" 2>&1 &
   hard+=($!)
 else
   # In $OUT: the boot loader writes pipeline_options.json into its working directory.
