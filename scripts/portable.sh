@@ -80,8 +80,8 @@ wait_port "$JOB_PORT" "the Prism job server" "$!"
 # programs). A worker tree has a /run of its own: it gets the host's directory, and so
 # shares the locks with every sandbox on the host.
 LOCKS=${TRANSMUTE_SANDBOX_UID_LOCKS:-/run/transmute-uids}
-mkdir -p -m 700 "$LOCKS"
 if [ -n "$CONTAINER" ]; then
+  mkdir -p -m 700 "$LOCKS"
   case $CONTAINER in podman | docker) ;; *) echo "portable: CONTAINER=podman or docker, not $CONTAINER" >&2; exit 1 ;; esac
   # docker names an image loaded from podman (podman save | docker load) localhost/NAME.
   if ! "$CONTAINER" image inspect "$IMAGE" >/dev/null 2>&1 && "$CONTAINER" image inspect "localhost/$IMAGE" >/dev/null 2>&1; then
@@ -120,6 +120,7 @@ elif [ -n "$ROOTFS" ]; then
   [ -x "$ROOTFS/usr/bin/javac" ] || { echo "portable: no worker root file system at $ROOTFS (make image)" >&2; exit 1; }
   [ "$(id -u)" = 0 ] || { echo "portable: the worker root file system needs root (mount namespace, pivot_root)" >&2; exit 1; }
   mkdir -p "$ROOTFS/opt/apache/beam"
+  mkdir -p -m 700 "$LOCKS"
   cp "$BIN"/boot "$ROOTFS/opt/apache/beam/boot"
   # The project (corpus, recorded translations) and the output directory appear in the
   # tree at their host paths, as a bucket would for a cloud worker; nothing else of the
