@@ -103,7 +103,13 @@ if [ -n "$CONTAINER" ]; then
     if [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; then nproc=32768; fi
     run+=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
   fi
-  # CONTAINER_FLAGS: more run flags, e.g. --cap-add SYS_ADMIN for the sandbox's full mode.
+  # CONTAINER_FLAGS: more run flags. Unset with podman: --cap-add SYS_ADMIN. Podman's
+  # seccomp profile lets the sandbox create a user namespace but its root cannot drop
+  # to another uid there, so a candidate writes whatever the container's root can (the
+  # output mount: seen with the hostile suite). With SYS_ADMIN the sandbox gets its full
+  # mode but cgroups, and candidates still run as a leased uid without capabilities.
+  # Docker's profile refuses namespaces: the degraded mode of docs/SANDBOX.md.
+  if [ "$CONTAINER" = podman ] && [ -z "${CONTAINER_FLAGS+set}" ]; then CONTAINER_FLAGS="--cap-add SYS_ADMIN"; fi
   # shellcheck disable=SC2206
   run+=(${CONTAINER_FLAGS:-})
   name=transmute-pool-$$
