@@ -190,14 +190,16 @@ check-beam:
 # The bundled corpus on a Prism job server with its workers in the worker root file
 # system of `make image` (separate processes; README "Portable runs"), compared row by
 # row with the in-process run (the tree is refreshed, not imported again). ROOTFS= runs
-# the workers on the host instead.
+# the workers on the host instead; CONTAINER=podman or docker in that engine, from the
+# image `make image` imported (docs/runs/2026-11-26-container.md).
 ROOTFS ?= out/image/rootfs
+CONTAINER ?=
 .PHONY: portable image
 portable: deps
-	$(if $(ROOTFS),ROOTFS=$(ROOTFS) IMPORT=0 GO=$(GO) bash scripts/image.sh)
-	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/portable.sh
+	$(if $(CONTAINER),,$(if $(ROOTFS),ROOTFS=$(ROOTFS) IMPORT=0 GO=$(GO) bash scripts/image.sh))
+	CONTAINER=$(CONTAINER) ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/portable.sh
 
 # The worker root file system (debootstrap from Debian's packages; JDK 17, g++, python3,
 # Beam's boot loader, the launch binary), imported as an image where podman or docker is.
 image:
-	ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/image.sh
+	CONTAINER=$(CONTAINER) ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/image.sh

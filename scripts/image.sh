@@ -51,13 +51,13 @@ $NICE "$GO" build -ldflags='-s -w' -o "$ROOTFS/opt/transmute/transmute-sandbox-i
 sed 's/^/image: /' "$ROOTFS/opt/transmute/VERSIONS"
 
 engine=""
-for e in podman docker; do
+for e in ${CONTAINER:-podman docker}; do # CONTAINER= names the one to use
   if command -v "$e" >/dev/null && "$e" version >/dev/null 2>&1; then
     engine=$e
     break
   fi
 done
-if [ -z "$engine" ] && [ "$IMPORT" = 1 ]; then
+if [ -z "$engine" ] && [ "$IMPORT" = 1 ] && [ "${CONTAINER:-podman}" = podman ]; then
   echo "image: installing podman (Debian's package)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman >/dev/null
   engine=podman

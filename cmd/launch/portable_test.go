@@ -16,7 +16,8 @@ import (
 // TestPortableRun is the small version of `make portable`: scripts/portable.sh with a
 // Prism job server and Beam's boot loader as separate processes, the SDK worker pool
 // on the host (ROOTFS empty; TRANSMUTE_ROOTFS names a worker root file system to use
-// instead, as root), on six problems of the bundled corpus; the script fails unless
+// instead, as root; TRANSMUTE_CONTAINER=podman or docker, a container of the worker
+// image), on six problems of the bundled corpus; the script fails unless
 // every table equals the in-process run's. It skips where it cannot run: -short, no
 // go or bash, the boot loader's fixed port taken.
 func TestPortableRun(t *testing.T) {
@@ -49,6 +50,7 @@ func TestPortableRun(t *testing.T) {
 	cmd := exec.Command("bash", filepath.Join(root, "scripts", "portable.sh"))
 	cmd.Env = append(os.Environ(), "GO="+goBin, "OUT="+out, "BIN="+filepath.Join(out, "bin"),
 		fmt.Sprintf("JOB_PORT=%d", jobPort), "ROOTFS="+os.Getenv("TRANSMUTE_ROOTFS"),
+		"CONTAINER="+os.Getenv("TRANSMUTE_CONTAINER"),
 		"FLAGS=--config data/configs/run.json --cache off --limit 6")
 	b, err := cmd.CombinedOutput()
 	log := string(b)
