@@ -35,8 +35,15 @@ type MBTAOptions struct {
 }
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*mbtaFn)(nil)).Elem())
+	for _, fn := range []any{&mbtaExpandFn{}, &mbtaTranslateFn{}, &mbtaExecuteFn{}} {
+		beam.RegisterType(reflect.TypeOf(fn).Elem())
+	}
+	register.Emitter1[mbta.Expanded]()
+	register.Emitter1[mbta.Translated]()
 	register.Emitter1[mbta.Output]()
+	register.Iter1[mbta.Translated]()
+	beam.RegisterType(reflect.TypeOf((*mbta.Expanded)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*mbta.Translated)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbtaScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Output)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Group)(nil)).Elem())
@@ -69,14 +76,15 @@ func MBTADefaults(c Config) Config {
 }
 
 // BuildMBTA adds the mutation-based translation analysis pipeline (seed 000) to s:
-// read and merge corpora as BuildEvaluate does, run MBTA on each problem
-// (transforms/mbta) in a worker pool per shard, score each (translator, corpus,
-// direction) — MTS, funnel, CA of the originals, correlations — and write the
-// MBTATables.
+// read and merge corpora as BuildEvaluate does, then Expand (mutate and run the
+// source sides), Translate (the original and the non-anomalous mutants) and Execute
+// (run the translations, judge) each problem (transforms/mbta), score each
+// (translator, corpus, direction) — MTS, funnel, CA of the originals, correlations —
+// and write the MBTATables.
 func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	c = c.WithDefaults()
 	items, loadErrs := Load(s, c)
-	outs := mbtaStage(s, c, m, items)
+	outs := MBTAExecute(s, c, MBTATranslate(s, c, MBTAExpand(s, c, m, items)))
 
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := beam.ParDo(s.Scope("Score"), &mbtaScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitMBTAGroups, outs)))
@@ -89,16 +97,48 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 }
 
-// mbtaStage expands each problem into mutants and translates, executes and judges
-// them (transforms/mbta.Runner, which does the three in one, per problem: its
-// translations depend on the mutants it keeps), in batches of problems.
-func mbtaStage(s beam.Scope, c Config, m MBTAOptions, items beam.PCollection) beam.PCollection {
-	s = s.Scope("MBTA")
-	return beam.ParDo(s, &mbtaFn{Exec: execOf(c), Options: m}, Batches(s, items))
+// MBTAExpand mutates each problem's source functions and runs them (mbta.Runner.Expand:
+// one mbta.Expanded per problem). The translations to make depend on which mutants
+// are anomalous, so this runs before Translate. CPU-bound: batches of problems, as
+// Execute, on the worker's shared engines (and translators, asked only what they
+// support).
+func MBTAExpand(s beam.Scope, c Config, m MBTAOptions, items beam.PCollection) beam.PCollection {
+	s = s.Scope("Expand")
+	return beam.ParDo(s, &mbtaExpandFn{Exec: execOf(c), Options: m}, Batches(s, items))
 }
 
-// mbtaFn runs MBTA on a batch of problems with the worker's shared tools.
-type mbtaFn struct {
+// MBTATranslate translates the original and the non-anomalous mutants of each
+// problem (mbta.Runner.Translate): one problem per element after a Reshuffle, no
+// engines, as the evaluate job's Translate.
+func MBTATranslate(s beam.Scope, c Config, expanded beam.PCollection) beam.PCollection {
+	s = s.Scope("Translate")
+	return beam.ParDo(s, &mbtaTranslateFn{Run: c.Run, Translators: c.Translators}, beam.Reshuffle(s, expanded))
+}
+
+// MBTAExecute runs each problem's translations and judges its mutants
+// (mbta.Runner.Execute): one mbta.Output per problem, in batches of problems on the
+// worker's shared engines, as the evaluate job's Execute.
+func MBTAExecute(s beam.Scope, c Config, translated beam.PCollection) beam.PCollection {
+	s = s.Scope("Execute")
+	return beam.ParDo(s, &mbtaExecuteFn{Exec: execOf(c)}, Batches(s, translated))
+}
+
+var (
+	mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
+	expandBundles = beam.NewCounter("transmute", "bundles_expand")
+)
+
+// mbtaRunner is the mbta.Runner of a stage's DoFn with the tools it opened.
+func (x Exec) mbtaRunner(t *tools, m MBTAOptions) *mbta.Runner {
+	return &mbta.Runner{Run: x.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+		Limits: x.limits(),
+		Mutate: mutate.Options{Operators: m.Operators, MaxPerOperator: m.MaxPerOperator,
+			MaxTotal: m.MaxTotal, Seed: m.Seed},
+		MutantTimeFactor: m.TimeFactor, MutantTimeFloor: m.TimeFloor}
+}
+
+// mbtaExpandFn expands a batch of problems with the worker's shared tools.
+type mbtaExpandFn struct {
 	Exec
 	Options MBTAOptions
 
@@ -106,38 +146,95 @@ type mbtaFn struct {
 	tools  lazyTools
 }
 
-func (f *mbtaFn) Teardown() error {
+func (f *mbtaExpandFn) Teardown() error {
 	f.tools.release()
 	return nil
 }
 
-var (
-	mutantsJudged = beam.NewCounter("transmute", "mutants_judged")
-	mbtaBundles   = beam.NewCounter("transmute", "bundles_mbta")
-)
-
-func (f *mbtaFn) StartBundle(ctx context.Context, _ func(mbta.Output)) {
-	mbtaBundles.Inc(ctx, 1)
-	announceCounters(ctx, problemsDone, mutantsJudged)
+func (f *mbtaExpandFn) StartBundle(ctx context.Context, _ func(mbta.Expanded)) {
+	expandBundles.Inc(ctx, 1)
 }
 
-func (f *mbtaFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(mbta.Output)) error {
+func (f *mbtaExpandFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, emit func(mbta.Expanded)) error {
+	// The translators too: Expand asks them which directions they take.
 	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: f.limits(),
-			Mutate: mutate.Options{Operators: f.Options.Operators, MaxPerOperator: f.Options.MaxPerOperator,
-				MaxTotal: f.Options.MaxTotal, Seed: f.Options.Seed},
-			MutantTimeFactor: f.Options.TimeFactor, MutantTimeFloor: f.Options.TimeFloor}
+		f.runner = f.mbtaRunner(t, f.Options)
 	}
-	runBatch(batch, func(it evaluate.Item) mbta.Output {
+	runBatch(batch, func(it evaluate.Item) mbta.Expanded {
 		if f.Progress {
 			mbtaMeter.AddTotal(1)
 		}
-		return f.runner.Evaluate(ctx, it)
+		return f.runner.Expand(ctx, it)
+	}, emit)
+	return nil
+}
+
+// mbtaTranslateFn translates one expanded problem with the worker's shared translators.
+type mbtaTranslateFn struct {
+	Run         string
+	Translators []string
+
+	runner *mbta.Runner
+	tools  lazyTools
+}
+
+func (f *mbtaTranslateFn) Teardown() error {
+	f.tools.release()
+	return nil
+}
+
+func (f *mbtaTranslateFn) StartBundle(ctx context.Context, _ func(mbta.Translated)) {
+	translateBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsTranslated)
+}
+
+func (f *mbtaTranslateFn) ProcessElement(ctx context.Context, ex mbta.Expanded, emit func(mbta.Translated)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators})
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators}
+	}
+	emit(f.runner.Translate(ctx, ex))
+	problemsTranslated.Inc(ctx, 1)
+	return nil
+}
+
+// mbtaExecuteFn runs and judges a batch of translated problems on the worker's
+// shared engines.
+type mbtaExecuteFn struct {
+	Exec
+
+	runner *mbta.Runner
+	tools  lazyTools
+}
+
+func (f *mbtaExecuteFn) Teardown() error {
+	f.tools.release()
+	return nil
+}
+
+func (f *mbtaExecuteFn) StartBundle(ctx context.Context, _ func(mbta.Output)) {
+	executeBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, mutantsJudged)
+}
+
+func (f *mbtaExecuteFn) ProcessElement(ctx context.Context, _ string, batch func(*mbta.Translated) bool, emit func(mbta.Output)) error {
+	t, err := f.tools.get(ctx, f.toolSpec(false))
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		// Execute needs neither the mutation options nor the translators.
+		f.runner = f.mbtaRunner(t, MBTAOptions{})
+	}
+	runBatch(batch, func(tr mbta.Translated) mbta.Output {
+		return f.runner.Execute(ctx, tr)
 	}, func(out mbta.Output) {
 		problemsDone.Inc(ctx, 1)
 		mutantsJudged.Inc(ctx, int64(len(out.MutantResults)))

@@ -122,7 +122,7 @@ func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow
 func TestExecSerialized(t *testing.T) {
 	x := execOf(Config{Run: "r", Translators: []string{"recorded:a"}, Parallelism: 3, CPUTime: 2 * time.Second,
 		WallTime: 5 * time.Second, MemoryBytes: 1 << 30, CppArgs: "gold", WorkDir: "/w", Progress: true, ExecCache: "/c"})
-	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaFn{Exec: x}, &consistencyFn{Exec: x},
+	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consistencyFn{Exec: x},
 		&propertiesFn{Exec: x, MergeGroups: 2}, &searchFn{Exec: x}} {
 		b, err := json.Marshal(fn)
 		if err != nil {

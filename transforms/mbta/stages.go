@@ -1,0 +1,518 @@
+package mbta
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"transmute/schemas"
+	"transmute/transforms/evaluate"
+	"transmute/transforms/execute"
+	"transmute/transforms/mutate"
+	"transmute/transforms/score"
+	"transmute/transforms/translate"
+	"transmute/transforms/values"
+)
+
+// MBTA in three steps, so that a pipeline can run each as a stage of its own
+// (docs/ARCHITECTURE.md): Expand mutates and runs the source side (engines),
+// Translate calls the translators (network, no engine), Execute runs the
+// translations and judges (engines, no translator). Their results are plain
+// exported data, so a runner can encode them between workers.
+
+// Direction is one direction of a problem and the translators that take part in it
+// (those that support it and translate unseen code), in the Runner's order.
+type Direction struct {
+	SrcLang, TgtLang string
+	Translators      []string
+}
+
+// VariantProgram says which program ran a variant ("orig" or a mutant id): mutants
+// with identical code share one program.
+type VariantProgram struct {
+	Variant, Program string
+}
+
+// ProgramRun is the run of one program of a source side.
+type ProgramRun struct {
+	Program string
+	Result  execute.Result
+}
+
+// Side is the source side of one language: the original, its mutants and the runs
+// of their distinct programs (the original first).
+type Side struct {
+	Lang     string
+	Function schemas.Function
+	Mutants  []mutate.Mutant
+	Programs []VariantProgram
+	Runs     []ProgramRun
+}
+
+// Expanded is a problem after Expand: its directions, the source sides that ran,
+// and the rows so far (variants, the source sides' executions, errors).
+type Expanded struct {
+	Item       evaluate.Item
+	Directions []Direction
+	Sides      []Side
+	Output     Output
+	// Done: nothing more to do (no tests, bad return type); Output.Errors say why.
+	Done bool
+}
+
+// Translation is one distinct translation: one per (translator, direction, source
+// text), named by the program id of the first variant translated to it.
+type Translation struct {
+	Program                      string
+	Translator, SrcLang, TgtLang string
+	Variant                      string
+	Translation                  translate.Translation
+}
+
+// Use says which distinct translation a variant got from a translator.
+type Use struct {
+	Translator, SrcLang, TgtLang, Variant string
+	Program                               string
+}
+
+// Translated is a problem after Translate. Expanded.Output now holds the translation
+// rows and the translators' failure rows too.
+type Translated struct {
+	Expanded Expanded
+	// Translations are sorted by program id.
+	Translations []Translation
+	Uses         []Use
+}
+
+// Evaluate runs MBTA on one item: Expand, Translate, then Execute. It never fails:
+// what it cannot do becomes error rows.
+func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
+	return m.Execute(ctx, m.Translate(ctx, m.Expand(ctx, it)))
+}
+
+func (m *Runner) errRower(p schemas.Problem, out *Output) func(lang, reason, detail string) {
+	return func(lang, reason, detail string) {
+		out.Errors = append(out.Errors, schemas.ErrorRow{Run: m.Run, Stage: Stage, Corpus: p.Corpus,
+			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
+	}
+}
+
+// clipOutput lets a step append to rows it received without writing into the
+// arrays its input shares with the caller.
+func clipOutput(o Output) Output {
+	o.Variants = slices.Clip(o.Variants)
+	o.Translations = slices.Clip(o.Translations)
+	o.Executions = slices.Clip(o.Executions)
+	o.MutantResults = slices.Clip(o.MutantResults)
+	o.Groups = slices.Clip(o.Groups)
+	o.Errors = slices.Clip(o.Errors)
+	return o
+}
+
+// Expand picks each direction's translators, then mutates and runs each source
+// language once (the original plus every mutant), so that the anomalous mutants are
+// known before anything is translated. It needs the engines, and the translators
+// only to ask what they support.
+func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
+	p := it.Problem
+	ex := Expanded{Item: it}
+	out := &ex.Output
+	errRow := m.errRower(p, out)
+	if len(p.Tests) == 0 {
+		errRow("", "no tests", "")
+		ex.Done = true
+		return ex
+	}
+	if _, err := values.ParseType(p.Returns); err != nil {
+		errRow("", "bad return type", err.Error())
+		ex.Done = true
+		return ex
+	}
+
+	// Directions, and which translators take part in each.
+	dirSet := map[direction]bool{}
+	for _, t := range it.Tasks {
+		dirSet[direction{t.SrcLang, t.TgtLang}] = true
+	}
+	dirs := make([]direction, 0, len(dirSet))
+	for d := range dirSet {
+		dirs = append(dirs, d)
+	}
+	sort.Slice(dirs, func(i, j int) bool {
+		if dirs[i].src != dirs[j].src {
+			return dirs[i].src < dirs[j].src
+		}
+		return dirs[i].tgt < dirs[j].tgt
+	})
+	skipped := map[string]bool{}
+	for _, d := range dirs {
+		dir := Direction{SrcLang: d.src, TgtLang: d.tgt}
+		for _, tr := range m.Translators {
+			if !translate.Supports(tr, d.src, d.tgt) {
+				continue
+			}
+			if !tr.TranslatesVariants() {
+				if !skipped[tr.Name()] {
+					skipped[tr.Name()] = true
+					errRow("", ReasonNoVariants, tr.Name()+" is skipped by MBTA (it only replays recorded translations)")
+				}
+				continue
+			}
+			dir.Translators = append(dir.Translators, tr.Name())
+		}
+		ex.Directions = append(ex.Directions, dir)
+	}
+
+	// Mutate and run each source language once: the original plus every mutant. A
+	// language whose side fails is tried again (and reported again) by its next
+	// direction, as before the split.
+	done := map[string]bool{}
+	for _, d := range ex.Directions {
+		if len(d.Translators) == 0 || done[d.SrcLang] {
+			continue
+		}
+		src := d.SrcLang
+		f, ok := p.Function(src)
+		if !ok {
+			errRow(src, "no source function", "problem has no "+src+" function")
+			continue
+		}
+		ms, _, err := mutate.Generate(src, f.Code, m.Mutate)
+		if err != nil {
+			errRow(src, "mutation failed", err.Error())
+			continue
+		}
+		done[src] = true
+		side := Side{Lang: src, Function: f, Mutants: ms, Programs: []VariantProgram{{"orig", SourceID(src)}}}
+		b := m.batch(p, src)
+		b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(src), Code: f.Code, Imports: f.Imports, Entry: f.Name})
+		byCode := map[string]string{f.Code: SourceID(src)}
+		for _, mu := range ms {
+			out.Variants = append(out.Variants, schemas.VariantRow{Run: m.Run, ProblemID: p.ID, Corpus: p.Corpus,
+				VariantID: mu.ID, Kind: "mutant", Lang: src, Operator: mu.Operator, Line: int32(mu.Line),
+				Col: int32(mu.Col), Original: mu.Original, Mutated: mu.Replacement, Diff: mu.Diff, Code: mu.Code})
+			if id, ok := byCode[mu.Code]; ok {
+				side.Programs = append(side.Programs, VariantProgram{mu.ID, id})
+				continue
+			}
+			id := MutantProgramID(src, mu.ID)
+			byCode[mu.Code] = id
+			side.Programs = append(side.Programs, VariantProgram{mu.ID, id})
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: id, Code: mu.Code, Imports: f.Imports, Entry: f.Name})
+		}
+		var results map[string]execute.Result
+		if m.MutantTimeFactor > 0 && len(b.Candidates) > 1 {
+			// The original alone first; its time sets the mutants' limits.
+			orig := b
+			orig.Candidates = b.Candidates[:1]
+			results = m.run(ctx, p, orig, out, errRow)
+			rest := b
+			rest.Candidates = b.Candidates[1:]
+			rest.Limits, _ = m.mutantLimits(results[SourceID(src)])
+			for id, r := range m.run(ctx, p, rest, out, errRow) {
+				results[id] = r
+			}
+		} else {
+			results = m.run(ctx, p, b, out, errRow)
+		}
+		for _, c := range b.Candidates {
+			side.Runs = append(side.Runs, ProgramRun{Program: c.ID, Result: results[c.ID]})
+			role, variant, full := "mutant", c.ID[len(MutantProgramID(src, "")):], false
+			if c.ID == SourceID(src) {
+				role, variant, full = "gold", "orig", true
+			}
+			out.Executions = append(out.Executions, executionRows(m.Run, p, src, role, "", c.ID, variant, results[c.ID], full)...)
+		}
+		ex.Sides = append(ex.Sides, side)
+	}
+	return ex
+}
+
+// sideMap indexes the source sides by language, as the steps use them.
+func (ex *Expanded) sideMap() map[string]*srcSide {
+	sides := map[string]*srcSide{}
+	for _, s := range ex.Sides {
+		side := &srcSide{fn: s.Function, mutants: s.Mutants, progOf: map[string]string{}, results: map[string]execute.Result{}}
+		for _, vp := range s.Programs {
+			side.progOf[vp.Variant] = vp.Program
+		}
+		for _, r := range s.Runs {
+			side.results[r.Program] = r.Result
+		}
+		sides[s.Lang] = side
+	}
+	return sides
+}
+
+// Translate translates the original and every non-anomalous mutant of each
+// direction with its translators, once per distinct (translator, source text,
+// direction). It needs no engine; its translators must include every one the
+// directions name.
+func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
+	t := Translated{Expanded: ex}
+	if ex.Done {
+		return t
+	}
+	t.Expanded.Output = clipOutput(ex.Output)
+	out := &t.Expanded.Output
+	p := ex.Item.Problem
+	byName := map[string]translate.Translator{}
+	for _, tr := range m.Translators {
+		byName[tr.Name()] = tr
+	}
+	sides := ex.sideMap()
+	cache := map[string]*Translation{}
+	for _, d := range ex.Directions {
+		side := sides[d.SrcLang]
+		if side == nil {
+			continue
+		}
+		type unit struct {
+			variant, code string
+		}
+		units := []unit{{"orig", side.fn.Code}}
+		for _, mu := range side.mutants {
+			if r := side.results[side.progOf[mu.ID]]; anomalous(r) {
+				continue
+			}
+			units = append(units, unit{mu.ID, mu.Code})
+		}
+		for _, name := range d.Translators {
+			for _, u := range units {
+				ck := name + "\x1f" + d.SrcLang + "\x1f" + d.TgtLang + "\x1f" + u.code
+				x, ok := cache[ck]
+				if !ok {
+					req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.variant, SrcLang: d.SrcLang,
+						TgtLang: d.TgtLang, Code: u.code, Imports: side.fn.Imports, Entry: side.fn.Name, Params: p.Params, Returns: p.Returns}
+					res := translateOne(ctx, byName[name], name, req)
+					// MBTA judges one translation per mutant: sample 0 (the first).
+					x = &Translation{Program: TranslationID(name, d.SrcLang, d.TgtLang, u.variant), Translator: name,
+						SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Translation: res[0]}
+					cache[ck] = x
+				}
+				t.Uses = append(t.Uses, Use{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Program: x.Program})
+				tr := x.Translation
+				out.Translations = append(out.Translations, schemas.TranslationRow{Run: m.Run, Translator: name,
+					ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.variant, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
+					Sample: tr.Sample, Status: tr.Status, Error: tr.Error, Code: tr.Code, Imports: tr.Imports,
+					Entry: tr.Entry, PromptHash: tr.PromptHash, LatencyMs: tr.LatencyMs, TokensIn: tr.TokensIn,
+					TokensOut: tr.TokensOut, Cached: tr.Cached || ok})
+				if e, ok := translate.FailureRow(m.Run, p.Corpus, p.ID, name, u.variant, d.SrcLang, d.TgtLang, tr); ok {
+					out.Errors = append(out.Errors, e)
+				}
+			}
+		}
+	}
+	for _, x := range cache {
+		t.Translations = append(t.Translations, *x)
+	}
+	sort.Slice(t.Translations, func(i, j int) bool { return t.Translations[i].Program < t.Translations[j].Program })
+	return t
+}
+
+// translateOne returns at least one translation: a translator's error, or a
+// translator this Runner lacks (a misconfigured stage), is a translation error.
+func translateOne(ctx context.Context, tr translate.Translator, name string, req translate.Request) []translate.Translation {
+	if tr == nil {
+		return []translate.Translation{{Status: schemas.TranslationError, Error: "translator " + name + " is not open in this stage"}}
+	}
+	res, err := tr.Translate(ctx, req)
+	if err != nil {
+		res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
+	}
+	if len(res) == 0 {
+		res = []translate.Translation{{Status: schemas.TranslationMissing}}
+	}
+	return res
+}
+
+// Execute runs every distinct runnable translation in one batch per target
+// language, then judges every mutant killed or survived, makes the CA rows of the
+// original's translation and one Group per (task corpus, translator, direction). It
+// needs the engines, not the translators.
+func (m *Runner) Execute(ctx context.Context, t Translated) Output {
+	ex := t.Expanded
+	out := clipOutput(ex.Output)
+	if ex.Done {
+		return out
+	}
+	it := ex.Item
+	p := it.Problem
+	errRow := m.errRower(p, &out)
+	ret, err := values.ParseType(p.Returns)
+	if err != nil { // Expand marks such a problem Done; a hand-made Translated may not
+		errRow("", "bad return type", err.Error())
+		return out
+	}
+	sides := ex.sideMap()
+	trsOf := map[direction][]string{}
+	for _, d := range ex.Directions {
+		trsOf[direction{d.SrcLang, d.TgtLang}] = d.Translators
+	}
+	distinct := make([]*Translation, len(t.Translations))
+	byProg := map[string]*Translation{}
+	for i := range t.Translations {
+		distinct[i] = &t.Translations[i]
+		byProg[distinct[i].Program] = distinct[i]
+	}
+	tkey := func(tr string, d direction, variant string) string {
+		return tr + "\x1f" + d.src + "\x1f" + d.tgt + "\x1f" + variant
+	}
+	transOf := map[string]*Translation{} // translator|src|tgt|variant -> translation
+	for _, u := range t.Uses {
+		transOf[tkey(u.Translator, direction{u.SrcLang, u.TgtLang}, u.Variant)] = byProg[u.Program]
+	}
+
+	// Programs are run once per distinct text: a translation identical to a program of
+	// the source side of its language (the identity translator's, or a translator that
+	// returned its input) takes that program's result. Besides saving the run, this
+	// keeps a program with undefined behaviour (C++ reading uninitialized or
+	// out-of-bounds memory) from disagreeing with itself between two builds.
+	srcProg := map[string]map[string]string{} // lang -> program text -> program id
+	for lang, side := range sides {
+		byText := map[string]string{programKey(side.fn.Imports, side.fn.Code, side.fn.Name): SourceID(lang)}
+		for _, mu := range side.mutants {
+			k := programKey(side.fn.Imports, mu.Code, side.fn.Name)
+			if _, seen := byText[k]; !seen && side.progOf[mu.ID] != "" {
+				byText[k] = side.progOf[mu.ID]
+			}
+		}
+		srcProg[lang] = byText
+	}
+
+	// One batch per target language with every distinct runnable translation.
+	tgtResults := map[string]execute.Result{}
+	tgtLangs := map[string]bool{}
+	for _, x := range distinct {
+		if x.Translation.Status == schemas.TranslationOK {
+			tgtLangs[x.TgtLang] = true
+		}
+	}
+	for _, lang := range sortedKeys(tgtLangs) {
+		b := m.batch(p, lang)
+		// The target language's gold, when it is not a source side: the fidelity check
+		// below compares it with the source's.
+		if f, ok := p.Function(lang); ok && sides[lang] == nil {
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(lang), Code: f.Code, Imports: f.Imports, Entry: f.Name})
+		}
+		for _, x := range distinct {
+			tr := x.Translation
+			if x.TgtLang != lang || tr.Status != schemas.TranslationOK {
+				continue
+			}
+			if id, ok := srcProg[lang][programKey(tr.Imports, tr.Code, tr.Entry)]; ok {
+				if r, ran := sides[lang].results[id]; ran {
+					r.CandidateID = x.Program
+					tgtResults[x.Program] = r
+					continue
+				}
+			}
+			b.Candidates = append(b.Candidates, execute.Candidate{ID: x.Program, Code: tr.Code, Imports: tr.Imports, Entry: tr.Entry})
+		}
+		if len(b.Candidates) == 0 {
+			continue
+		}
+		for id, r := range m.run(ctx, p, b, &out, errRow) {
+			tgtResults[id] = r
+		}
+	}
+	for _, x := range distinct {
+		r, ok := tgtResults[x.Program]
+		if !ok {
+			continue
+		}
+		out.Executions = append(out.Executions, executionRows(m.Run, p, x.TgtLang, "translation", x.Translator, x.Program, x.Variant, r, x.Variant == "orig")...)
+	}
+
+	for _, lang := range schemas.Languages {
+		if r, ok := tgtResults[SourceID(lang)]; ok && sides[lang] == nil {
+			out.Executions = append(out.Executions, executionRows(m.Run, p, lang, "gold", "", SourceID(lang), "orig", r, true)...)
+		}
+	}
+	p.Tests = m.markLangDependent(p, sides, tgtResults)
+
+	// Judge every mutant; CA rows for the original; funnels; one group per task.
+	mutantRows := map[string][]schemas.MutantResultRow{} // translator|src|tgt -> rows
+	funnels := map[string]FunnelCounts{}
+	caRows := map[string][]schemas.ResultRow{}
+	for _, dir := range ex.Directions {
+		d := direction{dir.SrcLang, dir.TgtLang}
+		side := sides[d.src]
+		if side == nil {
+			continue
+		}
+		srcOrig := side.results[SourceID(d.src)]
+		for _, name := range dir.Translators {
+			gk := name + "|" + d.src + "|" + d.tgt
+			// The original: CA rows against the source function (sample 0).
+			if x := transOf[tkey(name, d, "orig")]; x != nil {
+				r, ran := tgtResults[x.Program]
+				prog := schemas.Status(x.Translation.Status) // nothing ran: the translation's status
+				if ran {
+					prog = r.Status
+				}
+				for ti, test := range p.Tests {
+					row := schemas.ResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, SrcLang: d.src,
+						TgtLang: d.tgt, Oracle: score.OracleSource, TestIndex: test.Index, LangDependent: test.LangDependent,
+						ProgramStatus: prog, Status: score.NoTranslation}
+					if ti < len(srcOrig.Tests) {
+						row.OracleStatus = srcOrig.Tests[ti].Status
+						row.Expected = srcOrig.Tests[ti].Output
+					}
+					if ran && ti < len(r.Tests) {
+						row.Status = r.Tests[ti].Status
+						row.Actual = r.Tests[ti].Output
+						if row.Status != schemas.StatusOK {
+							row.Actual = r.Tests[ti].Error
+						}
+					}
+					row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
+						values.Equal(ret, row.Expected, row.Actual, m.Tolerance)
+					caRows[gk] = append(caRows[gk], row)
+				}
+			}
+			var fun score.Funnel
+			for _, mu := range side.mutants {
+				src := side.results[side.progOf[mu.ID]]
+				var tgt execute.Result
+				translated := false
+				if x := transOf[tkey(name, d, mu.ID)]; x != nil && x.Translation.Status == schemas.TranslationOK {
+					tgt, translated = tgtResults[x.Program]
+				}
+				verdict, reason, first, exp, act := score.Judge(ret, src, translated, tgt, m.Tolerance)
+				if verdict != score.Anomalous {
+					fun.AddTranslation(translated, tgt)
+				}
+				row := schemas.MutantResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, VariantID: mu.ID,
+					Operator: mu.Operator, SrcLang: d.src, TgtLang: d.tgt, Verdict: verdict, Reason: reason,
+					FirstDiffTest: first, Expected: clip(exp, 2000), Actual: clip(act, 2000)}
+				mutantRows[gk] = append(mutantRows[gk], row)
+				out.MutantResults = append(out.MutantResults, row)
+			}
+			funnels[gk] = countsOf(fun)
+		}
+	}
+	seenGroup := map[string]bool{}
+	for _, task := range it.Tasks {
+		d := direction{task.SrcLang, task.TgtLang}
+		if sides[d.src] == nil {
+			continue
+		}
+		for _, name := range trsOf[d] {
+			gk := name + "|" + d.src + "|" + d.tgt
+			full := task.Corpus + "|" + gk
+			if seenGroup[full] {
+				continue
+			}
+			seenGroup[full] = true
+			ca := make([]schemas.ResultRow, len(caRows[gk]))
+			for i, r := range caRows[gk] {
+				r.Corpus = task.Corpus
+				ca[i] = r
+			}
+			out.Groups = append(out.Groups, Group{Translator: name, Corpus: task.Corpus, SrcLang: d.src,
+				TgtLang: d.tgt, ProblemID: p.ID, Mutants: mutantRows[gk], Results: ca, Funnel: funnels[gk]})
+		}
+	}
+	return out
+}
