@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"transmute/internal/proctree"
 )
 
 // caps is what this process can apply, found once by probing.
@@ -228,7 +230,8 @@ func (c *caps) probe() (initStatus, error) {
 		return st, err
 	}
 	defer statusR.Close()
-	err = cmd.Start()
+	release, err := proctree.StartWith(cmd, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	defer release()
 	for _, f := range cmd.ExtraFiles {
 		f.Close()
 	}
