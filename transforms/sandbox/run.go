@@ -97,7 +97,8 @@ func prepare(s Spec) (*launch, error) {
 	c := detect()
 	lc := &launch{caps: c, limits: l, cleanup: func() {}, release: func() {}}
 	if s.WorkDir == "" {
-		d, err := os.MkdirTemp("", "transmute-sbx-")
+		sweepAtStart() // directories of killed runs (sweep.go)
+		d, err := newWorkDir("")
 		if err != nil {
 			return nil, err
 		}
@@ -332,7 +333,7 @@ func (lc *launch) startTracked() error {
 func (lc *launch) shutdown() {
 	lc.kill(false)
 	if lc.poolUID > 0 {
-		killUID(lc.poolUID)
+		killLiveUID(lc.poolUID)
 	}
 }
 
