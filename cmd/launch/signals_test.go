@@ -85,7 +85,7 @@ func describe(ps []sessionProc) string {
 // A SIGTERM stops the launcher through its deferred closes and leaves no process
 // of its tree behind (sandboxed servers and the children they forked for the
 // candidates included, in the degraded sandbox too, where no PID namespace takes
-// them down with their init).
+// them down with their init); so does a SIGKILL, through the parent-death signals.
 func TestSignalStopsEveryProcess(t *testing.T) {
 	for _, tool := range []string{"python3", "g++", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -110,10 +110,13 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		degraded bool
-		code     int
+		sig      syscall.Signal
+		code     int // -1: killed by sig
 	}{
-		{"sigterm", false, 1},
-		{"sigterm-degraded", true, 1},
+		{"sigterm", false, syscall.SIGTERM, 1},
+		{"sigterm-degraded", true, syscall.SIGTERM, 1},
+		// No Go code runs: the parent-death signals alone must end the trees.
+		{"sigkill-degraded", true, syscall.SIGKILL, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(dir, tc.name, "out")
@@ -154,7 +157,7 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
-			if err := syscall.Kill(sid, syscall.SIGTERM); err != nil {
+			if err := syscall.Kill(sid, tc.sig); err != nil {
 				t.Fatal(err)
 			}
 			var err error
@@ -167,7 +170,7 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
 				t.Errorf("launch ended with %v, want exit code %d\n%s", err, tc.code, stderr.String())
 			}
-			if !strings.Contains(stderr.String(), "launch: interrupted") {
+			if tc.sig == syscall.SIGTERM && !strings.Contains(stderr.String(), "launch: interrupted") {
 				t.Errorf("no interruption message:\n%s", stderr.String())
 			}
 			if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {

@@ -212,6 +212,11 @@ func (c *caps) initCommand(mode string) (cmd *exec.Cmd, cfgW, statusR *os.File, 
 		WaitDelay:   2 * time.Second,
 		SysProcAttr: &syscall.SysProcAttr{Cloneflags: c.cloneflags, Pdeathsig: syscall.SIGKILL, Setpgid: true},
 	}
+	if !c.pidNS {
+		// The init kills the tree on SIGTERM (initMain); SIGKILL would leave the
+		// target's own forks running, as no namespace dies with the init.
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	}
 	if c.userNS {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}}
