@@ -15,8 +15,8 @@
 // ends a thread only when a goroutine returns while locked to it (the efficiency
 // job's noise probe does so on purpose), and a child forked from any other
 // goroutine may have been forked from that very thread. Every child is therefore
-// forked from one goroutine that locks its thread for the life of the process:
-// that thread exits only with the process.
+// forked from one of a few goroutines that lock their threads for the life of
+// the process: those threads exit only with the process.
 package proctree
 
 import (
@@ -106,7 +106,11 @@ func StartWith(cmd *exec.Cmd, kill func()) (release func(), err error) {
 	}
 	spawnOnce.Do(func() {
 		spawnCh = make(chan request)
-		go spawner()
+		// One per core: a start blocks its thread until the child has exec'd
+		// (BenchmarkStart).
+		for i := 0; i < max(2, runtime.GOMAXPROCS(0)); i++ {
+			go spawner()
+		}
 	})
 	r := request{cmd: cmd, done: make(chan error, 1)}
 	spawnCh <- r

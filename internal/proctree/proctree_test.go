@@ -3,6 +3,7 @@ package proctree
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,4 +175,33 @@ func TestOutputs(t *testing.T) {
 	if string(out) != "out\n" || !errors.As(err, &ee) || ee.ExitCode() != 3 || string(ee.Stderr) != "err\n" {
 		t.Errorf("Output = %q, %v", out, err)
 	}
+}
+
+// BenchmarkStart measures what the spawner costs: starting and waiting for
+// /bin/true, 4 at a time (engines compile in parallel), through Run against
+// exec.Cmd.Run directly in the same run.
+func BenchmarkStart(b *testing.B) {
+	var ns [2]int64
+	for i, mode := range []string{"proctree", "exec"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetParallelism(2) // x GOMAXPROCS goroutines
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					cmd := exec.Command("/bin/true")
+					var err error
+					if mode == "proctree" {
+						err = Run(cmd)
+					} else {
+						err = cmd.Run()
+					}
+					if err != nil {
+						b.Error(err)
+					}
+				}
+			})
+			ns[i] = b.Elapsed().Nanoseconds() / int64(b.N)
+		})
+	}
+	fmt.Printf("BENCH proctree_start us_per_start=%.0f naive_us_per_start=%.0f ratio=%.2f\n",
+		float64(ns[0])/1e3, float64(ns[1])/1e3, float64(ns[0])/float64(ns[1]))
 }
