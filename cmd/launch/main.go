@@ -29,6 +29,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"gocloud.dev/blob"
 
+	"transmute/internal/proctree"
 	"transmute/internal/progress"
 	"transmute/io/blobs"
 	"transmute/io/corpus"
@@ -315,6 +316,7 @@ func run() error {
 	// child processes); the output's lock and staging are released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
+	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
 	if err := checkInputs(ctx, c); err != nil {
 		return err
 	}

@@ -124,7 +124,11 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 				"--translator", "recorded:"+rec, "--directions", "java-python,java-cpp", "--limit", "1",
 				"--workers", "1", "--run", "r", "--out", out, "--work-dir", work, "--cache", "off",
 				"--cpu-limit", "120s", "--wall-limit", "120s", "--quiet")
-			cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1")
+			tmp := filepath.Join(dir, tc.name, "tmp") // the sandboxes' work dirs
+			if err := os.MkdirAll(tmp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1", "TMPDIR="+tmp)
 			if tc.degraded {
 				cmd.Env = append(cmd.Env, sandbox.DegradedEnv+"=1")
 			}
@@ -185,6 +189,15 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 			}
 			if len(left) > 0 {
 				t.Errorf("processes of the launcher's tree left 10s after it ended:%s", describe(left))
+			}
+			// A stopped launcher removes its sandboxes' work dirs, the pooled
+			// workers' included (a killed one leaves them to the next one's sweep).
+			dirs, _ := filepath.Glob(filepath.Join(tmp, "transmute-sbx-*"))
+			if tc.sig == syscall.SIGTERM && len(dirs) > 0 {
+				t.Errorf("work dirs left after a SIGTERM: %q", dirs)
+			}
+			if tc.sig == syscall.SIGKILL && len(dirs) == 0 {
+				t.Error("no work dir left by a launcher killed with SIGKILL: did the workers run in TMPDIR?")
 			}
 		})
 	}

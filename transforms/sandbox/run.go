@@ -60,6 +60,7 @@ type launch struct {
 	killed    bool   // the parent killed the tree (backstop timer)
 	release   func() // untracks the init (proctree) once it has been waited for
 	poolUID   int    // the uid leased for this run alone; 0 when shared or none
+	ownDir    string // the WorkDir the sandbox created, "" when the caller gave one
 	mu        sync.Mutex
 	done      bool
 }
@@ -103,6 +104,7 @@ func prepare(s Spec) (*launch, error) {
 			return nil, err
 		}
 		s.WorkDir = d
+		lc.ownDir = d
 		lc.cleanup = func() { os.RemoveAll(d) }
 	} else {
 		d, err := filepath.Abs(s.WorkDir)
@@ -329,11 +331,16 @@ func (lc *launch) startTracked() error {
 
 // shutdown ends the tree for good when the whole process stops: besides kill,
 // every process left of the run's own uid (a fork the target made in a process
-// group of its own, which outlives the init without a PID namespace).
+// group of its own, which outlives the init without a PID namespace), and the
+// WorkDir the sandbox made: a pooled worker is never waited for when the
+// process exits, so its cleanup would not run.
 func (lc *launch) shutdown() {
 	lc.kill(false)
 	if lc.poolUID > 0 {
 		killLiveUID(lc.poolUID)
+	}
+	if lc.ownDir != "" {
+		os.RemoveAll(lc.ownDir)
 	}
 }
 
