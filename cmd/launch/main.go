@@ -29,6 +29,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"gocloud.dev/blob"
 
+	"transmute/internal/proctree"
 	"transmute/internal/progress"
 	"transmute/io/blobs"
 	"transmute/io/corpus"
@@ -311,6 +312,11 @@ func run() error {
 		}
 	}
 	ctx := context.Background()
+	// The pipeline runs under runCtx, which SIGINT or SIGTERM cancels (killing the
+	// child processes); the output's lock and staging are released under ctx.
+	runCtx, stopSignals := interruptible(ctx)
+	defer stopSignals()
+	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
 	if err := checkInputs(ctx, c); err != nil {
 		return err
 	}
@@ -380,13 +386,13 @@ func run() error {
 	if c.Progress && inProcess() && (*job == "evaluate" || *job == "mbta" || *job == "consistency" || *job == "properties") {
 		// Progress from the job's counters, polled from the job service; the DoFns'
 		// per-process meters (the other jobs' and a remote worker's fallback) stay quiet.
-		if cli, err := startJobServer(ctx); err != nil {
+		if cli, err := startJobServer(runCtx); err != nil {
 			fmt.Fprintf(os.Stderr, "launch: no live progress: %v\n", err)
 		} else {
 			sc.Progress = false
 			meter := progress.Stderr("transmute "+*job, "problems")
 			meter.Every = 5 * time.Second
-			stopLive = pollProgress(ctx, cli, meter, "problems_evaluated", "problems_loaded", time.Second)
+			stopLive = pollProgress(runCtx, cli, meter, "problems_evaluated", "problems_loaded", time.Second)
 		}
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -395,8 +401,11 @@ func run() error {
 		stopLive()
 		return err
 	}
-	res, err := beamx.RunWithMetrics(ctx, p)
+	res, err := beamx.RunWithMetrics(runCtx, p)
 	stopLive()
+	if runCtx.Err() != nil {
+		return fmt.Errorf("interrupted: run %s not published; %s keeps its previous run", c.Run, c.Output)
+	}
 	m.Counters = pipelines.Counters(res)
 	pipelines.SweepBeamTemp(time.Minute) // Beam's loopback placeholders, this run's once it is old enough
 	if err != nil {

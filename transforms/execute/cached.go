@@ -6,11 +6,13 @@ import (
 	"debug/elf"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 
+	"transmute/internal/proctree"
 	"transmute/schemas"
 )
 
@@ -75,6 +77,11 @@ func (c *cachedEngine) Run(ctx context.Context, b Batch) ([]Result, error) {
 		return out, nil
 	}
 	res, err := c.e.Run(ctx, miss)
+	if proctree.Stopping() {
+		// The process is shutting down and killed the programs (and compilers)
+		// mid-run: their outcomes are the shutdown's, not the programs'.
+		return nil, proctree.ErrStopping
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +139,10 @@ func Version(lang string) string {
 			cmd = exec.Command("g++", "--version")
 		}
 		if cmd != nil {
-			b, _ := cmd.CombinedOutput()
+			b, err := proctree.CombinedOutput(cmd)
+			if errors.Is(err, proctree.ErrStopping) {
+				return buildID + "\n" + lang + "\n" // shutting down: nothing is cached any more
+			}
 			v = strings.TrimSpace(string(b))
 		}
 		toolVers[lang] = v

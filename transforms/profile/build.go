@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"transmute/internal/proctree"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
@@ -66,7 +67,7 @@ func runTool(ctx context.Context, dir string, name string, args ...string) (stri
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	err := proctree.Run(cmd)
 	if ctx.Err() == context.DeadlineExceeded {
 		return out.String(), fmt.Errorf("%s timed out after %s", filepath.Base(name), compileTimeout)
 	}

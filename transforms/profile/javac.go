@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"transmute/internal/proctree"
 )
 
 //go:embed JavacServer.java
@@ -137,12 +139,13 @@ func (s *javacServer) start(java string) error {
 		os.RemoveAll(dir)
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	release, err := proctree.Start(cmd)
+	if err != nil {
 		os.RemoveAll(dir)
 		return err
 	}
 	exited := make(chan struct{})
-	go func() { cmd.Wait(); os.RemoveAll(dir); close(exited) }()
+	go func() { cmd.Wait(); release(); os.RemoveAll(dir); close(exited) }()
 	s.cmd, s.stdin, s.stdout, s.exited = cmd, in, bufio.NewReader(outp), exited
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"transmute/internal/proctree"
 )
 
 // caps is what this process can apply, found once by probing.
@@ -210,6 +212,11 @@ func (c *caps) initCommand(mode string) (cmd *exec.Cmd, cfgW, statusR *os.File, 
 		WaitDelay:   2 * time.Second,
 		SysProcAttr: &syscall.SysProcAttr{Cloneflags: c.cloneflags, Pdeathsig: syscall.SIGKILL, Setpgid: true},
 	}
+	if !c.pidNS {
+		// The init kills the tree on SIGTERM (initMain); SIGKILL would leave the
+		// target's own forks running, as no namespace dies with the init.
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	}
 	if c.userNS {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}}
@@ -228,7 +235,8 @@ func (c *caps) probe() (initStatus, error) {
 		return st, err
 	}
 	defer statusR.Close()
-	err = cmd.Start()
+	release, err := proctree.StartWith(cmd, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	defer release()
 	for _, f := range cmd.ExtraFiles {
 		f.Close()
 	}

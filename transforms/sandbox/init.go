@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -190,6 +191,14 @@ func isMasked(path string) bool {
 
 func initMain(probe bool) int {
 	runtime.LockOSThread() // prctl and seccomp are per thread: fork from this one
+	// Without a PID namespace the parent's death signal is SIGTERM (caps.go): the
+	// tree is then killed as at the wall time, instead of outliving a parent that
+	// was killed (nothing else would end the target's own forks). Caught from the
+	// start, so that none is lost.
+	term := make(chan os.Signal, 1)
+	if !probe {
+		signal.Notify(term, syscall.SIGTERM)
+	}
 	status := os.NewFile(statusFD, "status")
 	syscall.CloseOnExec(statusFD)
 	report := func(s initStatus) {
@@ -349,6 +358,10 @@ func initMain(probe bool) int {
 		syscall.Kill(-pid, syscall.SIGKILL)
 		killChildren()
 	}
+	go func() {
+		<-term
+		killTree()
+	}()
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(l.WallTime-time.Since(start), func() {
 		timedOut.Store(true)

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"transmute/internal/proctree"
 )
 
 // capWriter keeps the first limit bytes written to it and drops the rest.
@@ -55,7 +57,10 @@ type launch struct {
 	start     time.Time
 	targetPid int
 	backstop  *time.Timer
-	killed    bool // the parent killed the tree (backstop timer)
+	killed    bool   // the parent killed the tree (backstop timer)
+	release   func() // untracks the init (proctree) once it has been waited for
+	poolUID   int    // the uid leased for this run alone; 0 when shared or none
+	ownDir    string // the WorkDir the sandbox created, "" when the caller gave one
 	mu        sync.Mutex
 	done      bool
 }
@@ -91,13 +96,15 @@ func prepare(s Spec) (*launch, error) {
 	l := s.Limits.WithDefaults()
 	s.Limits = l
 	c := detect()
-	lc := &launch{caps: c, limits: l, cleanup: func() {}}
+	lc := &launch{caps: c, limits: l, cleanup: func() {}, release: func() {}}
 	if s.WorkDir == "" {
-		d, err := os.MkdirTemp("", "transmute-sbx-")
+		sweepAtStart() // directories of killed runs (sweep.go)
+		d, err := newWorkDir("")
 		if err != nil {
 			return nil, err
 		}
 		s.WorkDir = d
+		lc.ownDir = d
 		lc.cleanup = func() { os.RemoveAll(d) }
 	} else {
 		d, err := filepath.Abs(s.WorkDir)
@@ -135,6 +142,9 @@ func prepare(s Spec) (*launch, error) {
 	if c.uidDrop {
 		var release func()
 		uid, gid, release = leaseSandboxUID(c)
+		if uid != sandboxUID {
+			lc.poolUID = uid
+		}
 		removeDir := lc.cleanup
 		// Given back only when the tree has ended (every path calls cleanup
 		// last); release kills any process of the uid that is still left.
@@ -261,7 +271,7 @@ func (lc *launch) abort() {
 func (lc *launch) begin() error {
 	lc.start = time.Now()
 	if lc.caps.legacy {
-		if err := lc.cmd.Start(); err != nil {
+		if err := lc.startTracked(); err != nil {
 			lc.cleanup()
 			return fmt.Errorf("sandbox: start %s: %w", lc.cfg.Path, err)
 		}
@@ -269,7 +279,7 @@ func (lc *launch) begin() error {
 		lc.backstop = time.AfterFunc(lc.limits.WallTime, func() { lc.kill(true) })
 		return nil
 	}
-	err := lc.cmd.Start()
+	err := lc.startTracked()
 	for _, f := range lc.cmd.ExtraFiles {
 		f.Close()
 	}
@@ -291,6 +301,7 @@ func (lc *launch) begin() error {
 	if werr != nil || rerr != nil || !st.Started {
 		syscall.Kill(-lc.cmd.Process.Pid, syscall.SIGKILL)
 		lc.cmd.Wait()
+		lc.release()
 		lc.statusR.Close()
 		lc.cg.remove()
 		lc.cleanup()
@@ -308,6 +319,29 @@ func (lc *launch) begin() error {
 	// time); this is the backstop in case it cannot.
 	lc.backstop = time.AfterFunc(lc.limits.WallTime+time.Second, func() { lc.kill(true) })
 	return nil
+}
+
+// startTracked starts the command through proctree, so that the process's
+// shutdown (proctree.KillAll: the launcher on SIGINT or SIGTERM) ends the tree.
+func (lc *launch) startTracked() error {
+	release, err := proctree.StartWith(lc.cmd, lc.shutdown)
+	lc.release = release
+	return err
+}
+
+// shutdown ends the tree for good when the whole process stops: besides kill,
+// every process left of the run's own uid (a fork the target made in a process
+// group of its own, which outlives the init without a PID namespace), and the
+// WorkDir the sandbox made: a pooled worker is never waited for when the
+// process exits, so its cleanup would not run.
+func (lc *launch) shutdown() {
+	lc.kill(false)
+	if lc.poolUID > 0 {
+		killLiveUID(lc.poolUID)
+	}
+	if lc.ownDir != "" {
+		os.RemoveAll(lc.ownDir)
+	}
 }
 
 // kill ends the whole tree at once.
@@ -345,6 +379,7 @@ func (lc *launch) finish(werr error) (Outcome, error) {
 	lc.mu.Lock()
 	lc.done = true
 	lc.mu.Unlock()
+	lc.release()
 	defer lc.cleanup()
 	o := Outcome{WallTime: wall}
 	var st initStatus

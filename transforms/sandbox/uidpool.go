@@ -194,7 +194,11 @@ func foreignUID(u int) bool {
 }
 
 // procsOfUID lists the pids whose real, effective or saved uid is u.
-func procsOfUID(u int) []int {
+func procsOfUID(u int) []int { return uidProcs(u, false) }
+
+// uidProcs lists the pids whose real, effective or saved uid is u, leaving out
+// zombies when live is set.
+func uidProcs(u int, live bool) []int {
 	ents, _ := os.ReadDir("/proc")
 	want := strconv.Itoa(u)
 	var pids []int
@@ -209,6 +213,9 @@ func procsOfUID(u int) []int {
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
+			if st, ok := strings.CutPrefix(sc.Text(), "State:"); ok && live && strings.HasPrefix(strings.TrimSpace(st), "Z") {
+				break // State: comes before Uid:
+			}
 			if rest, ok := strings.CutPrefix(sc.Text(), "Uid:"); ok {
 				ids := strings.Fields(rest) // real, effective, saved, filesystem
 				for _, id := range ids[:min(3, len(ids))] {
@@ -223,6 +230,22 @@ func procsOfUID(u int) []int {
 		f.Close()
 	}
 	return pids
+}
+
+// killLiveUID SIGKILLs every process of u until none is left running, without
+// waiting for the killed ones to be reaped (at shutdown their parent may be
+// gone, and PID 1 reaps when it will).
+func killLiveUID(u int) {
+	for i := 0; i < 1000; i++ {
+		pids := uidProcs(u, true)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // killUID SIGKILLs every process of u until none is left (a fork bomb refills

@@ -49,6 +49,7 @@ import (
 	"sync"
 	"time"
 
+	"transmute/internal/proctree"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
@@ -138,7 +139,7 @@ func New(opts execute.Options) (*Engine, error) {
 			return nil, fmt.Errorf("cpp engine: no g++ on PATH: %w", err)
 		}
 	}
-	version, err := exec.Command(cxx, "-dumpfullversion", "-dumpversion").Output()
+	version, err := proctree.Output(exec.Command(cxx, "-dumpfullversion", "-dumpversion"))
 	if err != nil {
 		return nil, fmt.Errorf("cpp engine: %s: %w", cxx, err)
 	}
@@ -183,7 +184,7 @@ func (e *Engine) buildRuntime() error {
 	}
 	tmp := fmt.Sprintf("%s.%d.tmp.o", obj, os.Getpid())
 	args := append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-	if out, err := exec.Command(e.cxx, args...).CombinedOutput(); err != nil {
+	if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("cpp engine: compile the harness runtime: %v\n%s", err, out)
 	}
@@ -213,7 +214,7 @@ func (e *Engine) precompile() bool {
 	if _, err := os.Stat(gch); err != nil {
 		tmp := fmt.Sprintf("%s.%d.tmp", gch, os.Getpid())
 		args := append(append([]string{}, Flags...), "-x", "c++-header", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-		if out, err := exec.Command(e.cxx, args...).CombinedOutput(); err != nil {
+		if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
 			os.Remove(tmp)
 			_ = out
 			return false
@@ -234,7 +235,7 @@ func (e *Engine) precompile() bool {
 		return false
 	}
 	args := append(append([]string{}, Flags...), "-Winvalid-pch", "-H", "-fsyntax-only", "-I", e.dir, src)
-	out, err := exec.Command(e.cxx, args...).CombinedOutput()
+	out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...))
 	if err != nil || !bytes.Contains(out, []byte("! "+gch)) {
 		os.Remove(gch)
 		return false
@@ -492,7 +493,7 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
 	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	out, err := proctree.CombinedOutput(cmd)
 	r.e.mu.Lock()
 	if syntaxOnly {
 		r.e.stats.SyntaxChecks++

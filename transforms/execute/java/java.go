@@ -50,6 +50,7 @@ import (
 	"sync"
 	"time"
 
+	"transmute/internal/proctree"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
@@ -274,7 +275,7 @@ func ensureArchive(java, dir string) string {
 	cmd := exec.CommandContext(ctx, java, args...)
 	cmd.Stdin = bytes.NewReader(archiveJob())
 	cmd.Dir = tmp
-	if err := cmd.Run(); err != nil {
+	if err := proctree.Run(cmd); err != nil {
 		return ""
 	}
 	if err := os.Chmod(filepath.Join(tmp, "worker.jsa"), 0o644); err != nil {
@@ -428,7 +429,7 @@ func compileRunner(javac, base string) (string, error) {
 	args := append(append([]string{}, javacArgs...), "-d", out,
 		filepath.Join(src, "Runner.java"), filepath.Join(src, "javafx", "util", "Pair.java"))
 	cmd := exec.Command(javac, args...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	if msg, err := proctree.CombinedOutput(cmd); err != nil {
 		return "", fmt.Errorf("java engine: compiling the worker: %v\n%s", err, msg)
 	}
 	// world-readable, for a sandbox running the worker as an unprivileged user
