@@ -104,10 +104,9 @@ if [ -n "$CONTAINER" ]; then
     run+=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
   fi
   # CONTAINER_FLAGS: more run flags. Unset with podman: --cap-add SYS_ADMIN. Podman's
-  # seccomp profile lets the sandbox create a user namespace but its root cannot drop
-  # to another uid there, so a candidate writes whatever the container's root can (the
-  # output mount: seen with the hostile suite). With SYS_ADMIN the sandbox gets its full
-  # mode but cgroups, and candidates still run as a leased uid without capabilities.
+  # seccomp profile lets the sandbox create a user namespace, where it maps and drops to
+  # a leased uid (docs/SANDBOX.md), but a fresh /proc cannot be mounted there. With
+  # SYS_ADMIN the sandbox gets its full mode but cgroups, programs as leased uids.
   # Docker's profile refuses namespaces: the degraded mode of docs/SANDBOX.md.
   if [ "$CONTAINER" = podman ] && [ -z "${CONTAINER_FLAGS+set}" ]; then CONTAINER_FLAGS="--cap-add SYS_ADMIN"; fi
   # shellcheck disable=SC2206

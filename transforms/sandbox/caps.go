@@ -101,9 +101,18 @@ func probeCaps() *caps {
 	try := func(flags uintptr, user bool) bool {
 		cand := &caps{cloneflags: flags, userNS: user, exe: exe}
 		cand.setFlags()
-		cand.uidDrop = root && !user
+		// Root drops the program's uid in a user namespace too (initCommand maps
+		// the sandbox uids there): the namespace's root is the host's root, and
+		// a program left as it could write every file root can (rootful podman).
+		cand.uidDrop = root
 		s, err := cand.probe()
 		if err != nil {
+			return false
+		}
+		if root && user && !contains(s.Active, "uid_drop") {
+			// Namespaces without the drop would run the program as root's uid:
+			// the mode without namespaces (uid drop, seccomp, rlimits) keeps
+			// the host's files safer, so it is preferred.
 			return false
 		}
 		c, st = cand, s
@@ -192,7 +201,11 @@ func (c *caps) setFlags() {
 
 // initCommand builds the command that re-executes this binary as the init, with
 // the config pipe on fd 3 and the status pipe on fd 4.
-func (c *caps) initCommand(mode string) (cmd *exec.Cmd, cfgW, statusR *os.File, err error) {
+// In a user namespace, ids (the uids, and gids of the same numbers, the init
+// may drop to) are mapped to themselves beside 0, so that a root parent's
+// program runs as such a uid on the host too; setgroups stays allowed then
+// (root may) for the drop.
+func (c *caps) initCommand(mode string, ids ...int) (cmd *exec.Cmd, cfgW, statusR *os.File, err error) {
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, nil, err
@@ -222,6 +235,18 @@ func (c *caps) initCommand(mode string) (cmd *exec.Cmd, cfgW, statusR *os.File, 
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}}
 		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
 		cmd.SysProcAttr.GidMappingsEnableSetgroups = false
+		if os.Geteuid() == 0 && len(ids) > 0 {
+			seen := map[int]bool{0: true}
+			for _, id := range ids {
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				cmd.SysProcAttr.UidMappings = append(cmd.SysProcAttr.UidMappings, syscall.SysProcIDMap{ContainerID: id, HostID: id, Size: 1})
+				cmd.SysProcAttr.GidMappings = append(cmd.SysProcAttr.GidMappings, syscall.SysProcIDMap{ContainerID: id, HostID: id, Size: 1})
+			}
+			cmd.SysProcAttr.GidMappingsEnableSetgroups = true
+		}
 	}
 	return cmd, cfgW, statusR, nil
 }
@@ -230,7 +255,19 @@ func (c *caps) initCommand(mode string) (cmd *exec.Cmd, cfgW, statusR *os.File, 
 // and reports what took effect instead of starting a program.
 func (c *caps) probe() (initStatus, error) {
 	var st initStatus
-	cmd, cfgW, statusR, err := c.initCommand("probe")
+	cfg := initConfig{Limits: DefaultLimits, MountNS: c.mountNS, PIDNS: c.pidNS, UTSNS: c.utsNS, DropUID: c.uidDrop}
+	if base, count, ok, err := poolRange(); ok && err == nil {
+		// the top of the range: a user namespace maps a prefix of uids
+		cfg.UID, cfg.GID = base+count-1, base+count-1
+	}
+	var ids []int
+	if c.uidDrop {
+		ids = []int{sandboxUID}
+		if cfg.UID > 0 {
+			ids = append(ids, cfg.UID)
+		}
+	}
+	cmd, cfgW, statusR, err := c.initCommand("probe", ids...)
 	if err != nil {
 		return st, err
 	}
@@ -243,11 +280,6 @@ func (c *caps) probe() (initStatus, error) {
 	if err != nil {
 		cfgW.Close()
 		return st, err
-	}
-	cfg := initConfig{Limits: DefaultLimits, MountNS: c.mountNS, PIDNS: c.pidNS, UTSNS: c.utsNS, DropUID: c.uidDrop}
-	if base, count, ok, err := poolRange(); ok && err == nil {
-		// the top of the range: a user namespace maps a prefix of uids
-		cfg.UID, cfg.GID = base+count-1, base+count-1
 	}
 	b, _ := json.Marshal(cfg)
 	cfgW.Write(b)

@@ -204,7 +204,11 @@ func prepare(s Spec) (*launch, error) {
 	} else {
 		lc.cfg.JoinTasks = lc.cg.joinFiles("tasks")
 	}
-	cmd, cfgW, statusR, err := c.initCommand("run")
+	var ids []int
+	if c.uidDrop {
+		ids = []int{uid}
+	}
+	cmd, cfgW, statusR, err := c.initCommand("run", ids...)
 	if err != nil {
 		lc.cg.remove()
 		lc.cleanup()
