@@ -28,6 +28,28 @@ type Item struct {
 	Tasks   []schemas.Task
 }
 
+// Directions are the distinct (source, target) language pairs of the item's tasks,
+// sorted by source, then target: the order in which every job walks them, so that
+// its rows come out in the same order however the tasks were listed.
+func (it Item) Directions() [][2]string {
+	seen := map[[2]string]bool{}
+	var out [][2]string
+	for _, t := range it.Tasks {
+		d := [2]string{t.SrcLang, t.TgtLang}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
+}
+
 // Output holds every row one problem produces.
 type Output struct {
 	Problem      schemas.Problem // with language-dependent tests marked
@@ -114,20 +136,10 @@ func (e *Evaluator) Translate(ctx context.Context, it Item) Translated {
 		out.Done = true
 		return out
 	}
-	dirs := map[direction]bool{}
-	for _, t := range it.Tasks {
-		dirs[direction{t.SrcLang, t.TgtLang}] = true
+	var dirList []direction
+	for _, d := range it.Directions() {
+		dirList = append(dirList, direction{d[0], d[1]})
 	}
-	dirList := make([]direction, 0, len(dirs))
-	for d := range dirs {
-		dirList = append(dirList, d)
-	}
-	sort.Slice(dirList, func(i, j int) bool {
-		if dirList[i].src != dirList[j].src {
-			return dirList[i].src < dirList[j].src
-		}
-		return dirList[i].tgt < dirList[j].tgt
-	})
 	for _, d := range dirList {
 		src, ok := p.Function(d.src)
 		if !ok {

@@ -359,3 +359,15 @@ func mustType(t *testing.T, s string) values.Type {
 	}
 	return ty
 }
+
+// TestItemDirections: distinct pairs, sorted by source then target, whatever the
+// tasks' order and repetitions (two corpora can list the same direction).
+func TestItemDirections(t *testing.T) {
+	it := Item{Tasks: []schemas.Task{
+		{SrcLang: schemas.Python, TgtLang: schemas.Java}, {SrcLang: schemas.Cpp, TgtLang: schemas.Python},
+		{SrcLang: schemas.Python, TgtLang: schemas.Cpp}, {SrcLang: schemas.Cpp, TgtLang: schemas.Python},
+	}}
+	if got := fmt.Sprint(it.Directions()); got != "[[cpp python] [python cpp] [python java]]" {
+		t.Errorf("directions %s", got)
+	}
+}

@@ -130,25 +130,11 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	}
 
 	// Directions, and which translators take part in each.
-	dirSet := map[direction]bool{}
-	for _, t := range it.Tasks {
-		dirSet[direction{t.SrcLang, t.TgtLang}] = true
-	}
-	dirs := make([]direction, 0, len(dirSet))
-	for d := range dirSet {
-		dirs = append(dirs, d)
-	}
-	sort.Slice(dirs, func(i, j int) bool {
-		if dirs[i].src != dirs[j].src {
-			return dirs[i].src < dirs[j].src
-		}
-		return dirs[i].tgt < dirs[j].tgt
-	})
 	skipped := map[string]bool{}
-	for _, d := range dirs {
-		dir := Direction{SrcLang: d.src, TgtLang: d.tgt}
+	for _, d := range it.Directions() {
+		dir := Direction{SrcLang: d[0], TgtLang: d[1]}
 		for _, tr := range m.Translators {
-			if !translate.Supports(tr, d.src, d.tgt) {
+			if !translate.Supports(tr, dir.SrcLang, dir.TgtLang) {
 				continue
 			}
 			if !tr.TranslatesVariants() {
