@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
 
+	"transmute/internal/proctree"
 	"transmute/io/sink"
 	"transmute/schemas"
 	"transmute/transforms/sandbox"
@@ -72,7 +73,7 @@ func Versions() map[string]string {
 		}
 	}
 	for name, args := range map[string][]string{"java": {"java", "-version"}, "python": {"/usr/bin/python3", "--version"}, "g++": {"g++", "-dumpfullversion"}} {
-		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+		out, err := proctree.CombinedOutput(exec.Command(args[0], args[1:]...))
 		if err != nil {
 			v[name] = "unavailable"
 			continue
