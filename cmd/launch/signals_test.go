@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/procfs"
 	"transmute/internal/proctree"
 	"transmute/transforms/sandbox"
 )
@@ -37,13 +38,8 @@ func sessionProcs(sid int) []sessionProc {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid pgrp session ...
-		if len(f) < 4 || f[0] == "Z" || f[0] == "X" {
+		f, ok := procfs.Stat(pid)
+		if !ok || len(f) < 4 || f[0] == "Z" || f[0] == "X" {
 			continue
 		}
 		if sess, _ := strconv.Atoi(f[3]); sess != sid {

@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"transmute/internal/procfs"
 )
 
 // groupMembers lists the live (not zombie) processes of process group pgid.
@@ -26,13 +26,8 @@ func groupMembers(pgid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid pgrp session ...
-		if len(f) < 3 || f[0] == "Z" {
+		f, ok := procfs.Stat(pid)
+		if !ok || len(f) < 3 || f[0] == "Z" {
 			continue
 		}
 		if g, _ := strconv.Atoi(f[2]); g == pgid {

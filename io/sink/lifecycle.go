@@ -17,12 +17,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+
+	"transmute/internal/procfs"
 )
 
 // Keys of the lifecycle's objects at the root of an output.
@@ -155,20 +156,8 @@ func (i LockInfo) dead(host string) bool {
 // procStart is field 22 of /proc/PID/stat (start time in clock ticks since boot),
 // "" when the process does not exist.
 func procStart(pid int) string {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')') // the command name may hold spaces
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
+	start, _ := procfs.StartTime(pid)
+	return start
 }
 
 // Release deletes the lock.

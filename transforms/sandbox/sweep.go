@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"transmute/internal/procfs"
 )
 
 // Work directories the sandbox creates (Spec.WorkDir empty) are named after
@@ -108,20 +110,11 @@ func pidNamespace() (uint64, bool) {
 // startTime is field 22 of /proc/<pid>/stat: when the process started, in clock
 // ticks after boot; with the pid it names one process of a boot.
 func startTime(pid int) (uint64, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
+	s, ok := procfs.StartTime(pid)
+	if !ok {
 		return 0, false
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // the command name may hold spaces and parentheses
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state)
-	if len(f) < 20 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(f[19], 10, 64)
+	n, err := strconv.ParseUint(s, 10, 64)
 	return n, err == nil
 }
 
