@@ -3,13 +3,13 @@ package sandbox
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+
+	"transmute/internal/testenv"
 )
 
 // noSysAdminEnv marks the child of TestUserNSRootWithoutSysAdmin.
@@ -22,34 +22,9 @@ const noSysAdminEnv = "TRANSMUTE_SANDBOX_TEST_NO_SYS_ADMIN"
 // uid, not as the namespace's root, which is the host's root
 // (docs/runs/2026-11-26-container.md: write_files failed there).
 func TestUserNSRootWithoutSysAdmin(t *testing.T) {
-	if os.Getenv(noSysAdminEnv) != "" {
-		t.Skip("already the child")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (the condition is root without CAP_SYS_ADMIN)")
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("needs setpriv(1) (util-linux)")
-	}
 	tests := []string{"TestProtectionsReported", "TestUserNSUIDOfProgram", "TestFilesystemIsolation", "TestSecretNotVisible",
 		"TestForkBombContained", "TestOrphanKilled", "TestReadOnlyPath"}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(setpriv, "--bounding-set", "-sys_admin", "--", self,
-		"-test.run=^("+strings.Join(tests, "|")+")$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), noSysAdminEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	m := regexp.MustCompile(`protections: \[([^\]]*)\]`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("the child did not report its protections (%v):\n%s", err, out)
-	}
-	prot := strings.Fields(string(m[1]))
-	if !slices.Contains(prot, "user_ns") {
-		t.Skipf("no user namespace without CAP_SYS_ADMIN here: %v", prot)
-	}
+	out, prot, err := testenv.WithoutSysAdmin(t, noSysAdminEnv, "^("+strings.Join(tests, "|")+")$")
 	if err != nil {
 		t.Fatalf("sandbox tests as root without CAP_SYS_ADMIN: %v\n%s", err, out)
 	}

@@ -1,12 +1,12 @@
 package enginetest
 
 import (
-	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"transmute/internal/testenv"
 )
 
 // noSysAdminEnv marks the child of TestHostileUserNSRoot.
@@ -21,37 +21,12 @@ const noSysAdminEnv = "TRANSMUTE_ENGINETEST_NO_SYS_ADMIN"
 // file in the module root in all three languages
 // (docs/runs/2026-11-26-container.md).
 func TestHostileUserNSRoot(t *testing.T) {
-	if os.Getenv(noSysAdminEnv) != "" {
-		t.Skip("already the child")
-	}
 	if testing.Short() {
 		t.Skip("runs part of the hostile suite again; not in -short")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (the condition is root without CAP_SYS_ADMIN)")
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("needs setpriv(1) (util-linux)")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Parallel()
-	cmd := exec.Command(setpriv, "--bounding-set", "-sys_admin", "--", self,
-		"-test.run=^TestHostileCandidates$/^(java|python|cpp)$/^(write_files|fork_bomb|orphan|network|secret)$",
-		"-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), noSysAdminEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	m := regexp.MustCompile(`sandbox protections: \[([^\]]*)\]`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("the child did not report its protections (%v):\n%s", err, out)
-	}
-	prot := strings.Fields(string(m[1]))
-	if !slices.Contains(prot, "user_ns") {
-		t.Skipf("no user namespace without CAP_SYS_ADMIN here: %v", prot)
-	}
+	out, prot, err := testenv.WithoutSysAdmin(t, noSysAdminEnv,
+		"^TestHostileCandidates$/^(java|python|cpp)$/^(write_files|fork_bomb|orphan|network|secret)$")
 	if err != nil {
 		t.Fatalf("hostile candidates as root without CAP_SYS_ADMIN: %v\n%s", err, out)
 	}
