@@ -217,13 +217,13 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 		langList = append(langList, l)
 	}
 	sort.Strings(langList)
-	ran := e.execute(ctx, p, all, langList)
+	ret, retErr := values.ParseType(p.Returns)
+	ran := e.execute(ctx, p, all, langList, ret, retErr == nil)
 	results := ran.results
 	out.Executions = ran.rows
 	for _, x := range ran.errs {
 		errRow("execute", x.lang, x.reason, x.detail)
 	}
-	ret, retErr := values.ParseType(p.Returns)
 
 	// 3. Harness fidelity: compare the golds across languages, mark language-dependent tests.
 	var golds []fidelity.Gold

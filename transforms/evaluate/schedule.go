@@ -83,8 +83,9 @@ type executed struct {
 
 type engineErr struct{ lang, reason, detail string }
 
-// execute runs the golds of langs (twice) and then every runnable translation of all.
-func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []translated, langs []string) executed {
+// execute runs the golds of langs (twice) and then every runnable translation of all;
+// ret is the return type (retOK false when it does not parse: no early stops).
+func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []translated, langs []string, ret values.Type, retOK bool) executed {
 	x := executed{results: map[string]execute.Result{}, reruns: map[string]execute.Result{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -166,7 +167,6 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		ids  []string
 		srcs map[string]bool // the source languages of the translations it stands for
 	}
-	ret, retErr := values.ParseType(p.Returns)
 	for _, lang := range langs {
 		index := map[string]*program{}
 		var progs []*program
@@ -208,7 +208,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 					}
 				}
 			}
-			stop := retErr == nil && stopAtFirstTimeout(golds, ret, e.Tolerance, keep)
+			stop := retOK && stopAtFirstTimeout(golds, ret, e.Tolerance, keep)
 			sig := fmt.Sprint(keep, stop)
 			g := bySig[sig]
 			if g == nil {
