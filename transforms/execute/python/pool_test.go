@@ -30,7 +30,7 @@ func sameResults(a, b []execute.Result) string {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.CandidateID != y.CandidateID || x.Status != y.Status || x.Detail != y.Detail || len(x.Tests) != len(y.Tests) {
-			return fmt.Sprintf("%s: %s %q vs %s %q", x.CandidateID, x.Status, x.Detail, y.Status, y.Detail)
+			return fmt.Sprintf("%s: %s %q %+v vs %s %q %+v", x.CandidateID, x.Status, x.Detail, x.Tests, y.Status, y.Detail, y.Tests)
 		}
 		for j := range x.Tests {
 			s, u := x.Tests[j], y.Tests[j]

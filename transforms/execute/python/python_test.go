@@ -173,6 +173,25 @@ func TestFailures(t *testing.T) {
 	}
 	expect("loop", to, ok, to, to)
 	expect("sleep", to, to, to, to)
+	// the test a child stopped on carries what it used: the loop reached one of its
+	// limits (1 s CPU, 2 s wall: under load the wall limit may come first), the sleep
+	// its wall limit with next to no CPU
+	for id, first := range map[string]int{"loop": 1, "sleep": 0} {
+		r := byID[id]
+		for i := first; i < len(r.Tests); i++ {
+			if e := r.Tests[i].Error; e != "time limit exceeded" {
+				t.Errorf("%s test %d: error %q", id, i, e)
+			}
+		}
+		cpu, wall := r.Tests[first].CPUTime, r.Tests[first].WallTime
+		ok := cpu >= 900*time.Millisecond || wall >= 1900*time.Millisecond
+		if id == "sleep" {
+			ok = cpu < 500*time.Millisecond && wall >= 1900*time.Millisecond
+		}
+		if !ok || cpu > wall+100*time.Millisecond {
+			t.Errorf("%s test %d: CPU %v, wall %v for a timeout at 1 s CPU / 2 s wall", id, first, cpu, wall)
+		}
+	}
 	// Unbounded recursion unwinds 10**6 frames: give it more time.
 	b.Candidates = []execute.Candidate{{ID: "recursion", Code: "def f(a, b):\n    return f(a, b) + 1"}}
 	b.Tests = b.Tests[:1]

@@ -412,18 +412,19 @@ def child(job, cand, src, code, name, start, big):
     max_out = job.max_out
     tests = job.tests
     cpu_ns = time.process_time_ns
+    process_time = time.process_time
     wall_ns = time.perf_counter_ns
 
     def run_tests():
         for t in range(start, ntests):
-            set_progress(t)
+            set_progress(t, process_time())
             line = None
             try:
                 raw = tests[t]
                 args = [conv(raw[i], b, d) for i, (b, d) in enumerate(types)]
             except Exception as e:  # bad test data: not the candidate's fault
                 emit({"c": ci, "t": t, "s": "infra_error", "e": "bad arguments: " + describe(e)})
-                set_progress(t + 1)
+                set_progress(t + 1, process_time())
                 continue
             setitimer(REAL, wall)
             setitimer(PROF, cpu)
@@ -459,7 +460,7 @@ def child(job, cand, src, code, name, start, big):
                     emit(line)
             except (ValueError, TypeError, OverflowError) as e:
                 emit({"c": ci, "t": t, "s": "exception", "e": describe(e)})
-            set_progress(t + 1)
+            set_progress(t + 1, process_time())
 
     if job.stack <= 0:
         run_tests()
@@ -627,14 +628,16 @@ STACK_SIGNALS = {signal.SIGSEGV, signal.SIGBUS}
 SHARED_SIZE = 64 << 10
 SHARED = mmap.mmap(-1, SHARED_SIZE)
 SPILL_W = -1
-PROGRESS = struct.Struct("qd")
+PROGRESS = struct.Struct("qdd")
 OUT_LEN = struct.Struct("q")
 OUT_LEN_AT = PROGRESS.size
 OUT_AT = OUT_LEN_AT + OUT_LEN.size
 
 
-def set_progress(t):
-    PROGRESS.pack_into(SHARED, 0, t, time.monotonic())
+def set_progress(t, cpu=0.0):
+    """Notes that the child is on test t from now, at cpu seconds of its CPU time (the
+    server's call, before the fork, leaves 0: a child starts with none)."""
+    PROGRESS.pack_into(SHARED, 0, t, time.monotonic(), cpu)
 
 
 def get_progress():
@@ -667,7 +670,8 @@ def read_spill(fd, spilled):
 def wait_child(pid, wall, spill, spilled):
     """Waits for the child, killing it when a test runs past wall (plus a grace
     second: the child's own interval timers should stop it first), and reads its pipe
-    spill into spilled meanwhile. Returns (status, killed)."""
+    spill into spilled meanwhile. Returns (status, killed, cpu, wall): the CPU and
+    wall seconds since the child's last test (or its top level) began."""
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -677,7 +681,7 @@ def wait_child(pid, wall, spill, spilled):
     fds = [spill] if pidfd is None else [pidfd, spill]
     try:
         while True:
-            _, since = get_progress()
+            _, since, _ = get_progress()
             left = since + wall + 1.0 - time.monotonic()
             if left <= 0:
                 os.kill(pid, signal.SIGKILL)
@@ -692,16 +696,23 @@ def wait_child(pid, wall, spill, spilled):
             else:
                 if spill in fds and not read_spill(spill, spilled):
                     fds = []
-                done, status = os.waitpid(pid, os.WNOHANG)
+                done, status, ru = os.wait4(pid, os.WNOHANG)
                 if done:
-                    return status, killed
+                    return (status, killed) + used_since(ru)
                 time.sleep(min(pause, left))
                 pause = min(pause * 2, 0.01)
     finally:
         if pidfd is not None:
             os.close(pidfd)
-    _, status = os.waitpid(pid, 0)
-    return status, killed
+    _, status, ru = os.wait4(pid, 0)
+    return (status, killed) + used_since(ru)
+
+
+def used_since(ru):
+    """The CPU and wall seconds a child that ended with rusage ru used since the start of
+    the test it was on (its progress in SHARED)."""
+    _, since, cpu0 = get_progress()
+    return max(0.0, ru.ru_utime + ru.ru_stime - cpu0), max(0.0, time.monotonic() - since)
 
 
 # Sources up to this size are compiled by the server (see run_candidate).
@@ -839,7 +850,7 @@ def run_candidate(job, cand, prepared):
                 os._exit(rc)
         os.close(SPILL_W)
         spilled = []
-        status, killed = wait_child(pid, wall, spill, spilled)
+        status, killed, cpu, used_wall = wait_child(pid, wall, spill, spilled)
         try:
             os.killpg(pid, signal.SIGKILL)  # processes the candidate forked
         except OSError:
@@ -870,7 +881,11 @@ def run_candidate(job, cand, prepared):
             start = cur
             continue
         if killed or (os.WIFSIGNALED(status) and os.WTERMSIG(status) in TIMEOUT_SIGNALS):
-            for t in range(cur, ntests):
+            # The test it stopped on carries what it used, in the timing columns (the
+            # error stays the same from run to run); those after it were not run.
+            reply('{"c":%d,"t":%d,"s":"timeout","e":"time limit exceeded","cpu_ns":%d,"wall_ns":%d}' % (
+                ci, cur, int(cpu * 1e9), int(used_wall * 1e9)))
+            for t in range(cur + 1, ntests):
                 reply('{"c":%d,"t":%d,"s":"timeout","e":"time limit exceeded"}' % (ci, t))
             break
         if os.WIFSIGNALED(status):
