@@ -15,6 +15,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 
+	"transmute/internal/proctree"
 	"transmute/schemas"
 	"transmute/transforms/execute/cpp"
 	"transmute/transforms/sandbox"
@@ -73,7 +74,7 @@ func (g *GlobalChecker) prepare() error {
 		}
 		tmp := fmt.Sprintf("%s.%d.tmp.gch", h, os.Getpid())
 		args := append(append([]string{}, cpp.Flags...), "-x", "c++-header", "-o", tmp, h)
-		if out, err := exec.Command(g.CXX, args...).CombinedOutput(); err != nil {
+		if out, err := proctree.CombinedOutput(exec.Command(g.CXX, args...)); err != nil {
 			os.Remove(tmp)
 			g.err = fmt.Errorf("scriptcheck: precompile <bits/stdc++.h>: %v\n%s", err, out)
 			return
@@ -104,7 +105,7 @@ func (g *GlobalChecker) Check(ctx context.Context, filled string) (ok bool, msg 
 	cmd := exec.CommandContext(cctx, g.CXX, args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	out, err := cmd.CombinedOutput()
+	out, err := proctree.CombinedOutput(cmd)
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
@@ -137,7 +138,7 @@ func (g *GlobalChecker) headerNames() (map[string]bool, error) {
 	}
 	g.namesOnce.Do(func() {
 		args := append(append([]string{}, cpp.Flags...), "-E", "-P", "-x", "c++", g.pch)
-		out, err := exec.Command(g.CXX, args...).Output()
+		out, err := proctree.Output(exec.Command(g.CXX, args...))
 		if err != nil {
 			g.namesErr = fmt.Errorf("scriptcheck: preprocess <bits/stdc++.h>: %v", err)
 			return
@@ -295,7 +296,7 @@ func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox
 	cmd := exec.CommandContext(cctx, g.CXX, args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := proctree.CombinedOutput(cmd); err != nil {
 		if ctx.Err() != nil {
 			return Outcome{}, ctx.Err()
 		}
