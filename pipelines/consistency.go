@@ -27,7 +27,6 @@ type ConsistencyGroup struct {
 func init() {
 	beam.RegisterType(reflect.TypeOf((*consistencyFn)(nil)).Elem())
 	register.Emitter1[consistency.Output]()
-	beam.RegisterType(reflect.TypeOf((*consistencyScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*consistency.Output)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*ConsistencyGroup)(nil)).Elem())
 	registerTable[schemas.ConsistencyRow]()
@@ -45,7 +44,7 @@ func BuildConsistency(s beam.Scope, c Config) {
 	items, loadErrs := Load(s, c)
 	outs := consistencyStage(s, c, items)
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
-	scores := beam.ParDo(s.Scope("Score"), &consistencyScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitConsGroups, outs)))
+	scores := ConsistencyScore(s, c.Run, outs)
 	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
 	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
@@ -138,27 +137,6 @@ func splitConsGroups(o consistency.Output, emit func(string, ConsistencyGroup)) 
 	}
 	for k, g := range groups {
 		emit(k, *g)
-	}
-}
-
-// consistencyScoreFn scores one (translator, corpus, direction).
-type consistencyScoreFn struct {
-	Run string
-}
-
-func (f *consistencyScoreFn) ProcessElement(key string, groups func(*ConsistencyGroup) bool, emit func(schemas.ScoreRow)) {
-	var rows []schemas.ConsistencyRow
-	var reps []schemas.RepairRow
-	var g ConsistencyGroup
-	var k consistency.Key
-	for groups(&g) {
-		k = consistency.Key{Translator: g.Translator, Corpus: g.Corpus, SrcLang: g.SrcLang, TgtLang: g.TgtLang}
-		rows = append(rows, g.Results...)
-		reps = append(reps, g.Repairs...)
-		g = ConsistencyGroup{}
-	}
-	for _, s := range consistency.Score(f.Run, k, rows, reps) {
-		emit(s)
 	}
 }
 

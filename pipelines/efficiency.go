@@ -131,7 +131,7 @@ type EfficiencyOutput struct {
 }
 
 func init() {
-	for _, t := range []any{&effLoadFn{}, &effCheckFn{}, &effProfileFn{}, &effScoreFn{},
+	for _, t := range []any{&effLoadFn{}, &effCheckFn{}, &effProfileFn{},
 		EfficiencyItem{}, EfficiencyProblem{}, EfficiencyOutput{}, efficiency.TaskOutcome{}, StressSuite{},
 		EfficiencyTask{}, EfficiencyTranslation{}} {
 		rt := reflect.TypeOf(t)
@@ -167,7 +167,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 		Progress: c.Progress}, beam.GroupByKey(s, checked))
 	profiles := Split[schemas.ProfileRow](s, outs, "Outcome.Profiles")
 	errs := beam.Flatten(s, loadErrs, checkErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
-	scores := beam.ParDo(s.Scope("Score"), &effScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, keyEffOutcome, outs)))
+	scores := EfficiencyScore(s, c.Run, outs)
 
 	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
@@ -647,27 +647,6 @@ const effPooledKey = efficiency.AllLangs
 func keyEffOutcome(o EfficiencyOutput, emit func(string, efficiency.TaskOutcome)) {
 	emit(o.Outcome.Task.SrcLang+"-"+o.Outcome.Task.TgtLang, o.Outcome)
 	emit(effPooledKey, o.Outcome)
-}
-
-// effScoreFn aggregates the task outcomes of one score key (AggregateEfficiency)
-// and keeps the rows of that key: one direction's, or the pooled ones.
-type effScoreFn struct {
-	Run string
-}
-
-func (f *effScoreFn) ProcessElement(key string, outs func(*efficiency.TaskOutcome) bool, emit func(schemas.ScoreRow)) {
-	var all []efficiency.TaskOutcome
-	var o efficiency.TaskOutcome
-	for outs(&o) {
-		all = append(all, o)
-		o = efficiency.TaskOutcome{}
-	}
-	pooled := key == effPooledKey
-	for _, r := range efficiency.Aggregate(f.Run, all) {
-		if (r.SrcLang == efficiency.AllLangs) == pooled {
-			emit(r)
-		}
-	}
 }
 
 // FinishEfficiency is Finish for the EfficiencyTables: it writes an empty profiles

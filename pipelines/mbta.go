@@ -44,7 +44,6 @@ func init() {
 	register.Iter1[mbta.Translated]()
 	beam.RegisterType(reflect.TypeOf((*mbta.Expanded)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Translated)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*mbtaScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Output)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mbta.Group)(nil)).Elem())
 	registerTable[schemas.VariantRow]()
@@ -87,7 +86,7 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	outs := MBTAExecute(s, c, MBTATranslate(s, c, MBTAExpand(s, c, m, items)))
 
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
-	scores := beam.ParDo(s.Scope("Score"), &mbtaScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitMBTAGroups, outs)))
+	scores := MBTAScore(s, c.Run, outs)
 
 	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
@@ -249,26 +248,6 @@ func (f *mbtaExecuteFn) ProcessElement(ctx context.Context, _ string, batch func
 func splitMBTAGroups(o mbta.Output, emit func(string, mbta.Group)) {
 	for _, g := range o.Groups {
 		emit(g.Key().String(), g)
-	}
-}
-
-// mbtaScoreFn scores one (translator, corpus, direction) from its problems' groups.
-type mbtaScoreFn struct {
-	Run string
-}
-
-func (f *mbtaScoreFn) ProcessElement(key string, groups func(*mbta.Group) bool, emit func(schemas.ScoreRow)) {
-	var all []mbta.Group
-	var g mbta.Group
-	for groups(&g) {
-		all = append(all, g)
-		g = mbta.Group{}
-	}
-	if len(all) == 0 {
-		return
-	}
-	for _, s := range mbta.Score(f.Run, all[0].Key(), all) {
-		emit(s)
 	}
 }
 

@@ -33,7 +33,6 @@ type PropertiesOptions struct {
 func init() {
 	beam.RegisterType(reflect.TypeOf((*propertiesFn)(nil)).Elem())
 	register.Emitter1[properties.Output]()
-	beam.RegisterType(reflect.TypeOf((*propertiesScoreFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*properties.Output)(nil)).Elem())
 	registerTable[schemas.PropertyResultRow]()
 	registerTable[schemas.TransformationRow]()
@@ -59,7 +58,7 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	if o.Search.Budget > 0 {
 		errs = beam.Flatten(s, errs, buildPropertySearch(s, c, o, items))
 	}
-	scores := beam.ParDo(s.Scope("Score"), &propertiesScoreFn{Run: c.Run}, beam.GroupByKey(s, beam.ParDo(s, splitPropKeyed, outs)))
+	scores := PropertiesScore(s, c.Run, outs)
 	nanos := beam.Combine(s.Scope("CheckTime"), sumInt64, beam.ParDo(s, splitPropNanos, outs))
 	scores = beam.Flatten(s, scores, beam.ParDo(s, checkSecondsRow, nanos))
 
@@ -169,27 +168,6 @@ func splitPropNanos(o properties.Output) int64 { return o.CheckNanos }
 func sumInt64(a, b int64) int64                { return a + b }
 func checkSecondsRow(n int64) schemas.ScoreRow {
 	return schemas.ScoreRow{Subset: score.SubsetAll, Metric: schemas.MetricCheckSeconds, Value: float64(n) / 1e9}
-}
-
-// propertiesScoreFn scores one (translator, corpus, direction).
-type propertiesScoreFn struct {
-	Run string
-}
-
-func (f *propertiesScoreFn) ProcessElement(key string, rows func(*schemas.PropertyResultRow) bool, emit func(schemas.ScoreRow)) {
-	var all []schemas.PropertyResultRow
-	var row schemas.PropertyResultRow
-	for rows(&row) {
-		all = append(all, row)
-		row = schemas.PropertyResultRow{}
-	}
-	if len(all) == 0 {
-		return
-	}
-	r := all[0]
-	for _, s := range properties.Score(f.Run, score.Key{Translator: r.Translator, Corpus: r.Corpus, SrcLang: r.SrcLang, TgtLang: r.TgtLang}, all) {
-		emit(s)
-	}
 }
 
 // FinishProperties is Finish for the properties tables.

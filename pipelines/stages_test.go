@@ -52,15 +52,17 @@ func TestEfficiencyScoreKeys(t *testing.T) {
 	}
 	var got []schemas.ScoreRow
 	for k, os := range byKey {
-		i := 0
-		(&effScoreFn{Run: "r"}).ProcessElement(k, func(o *efficiency.TaskOutcome) bool {
-			if i == len(os) {
-				return false
+		// the combiner as a runner lifts it: a partial accumulator per half, merged
+		f := &effCombineFn{Run: "r"}
+		a, b := f.CreateAccumulator(), f.CreateAccumulator()
+		for i, o := range os {
+			if i%2 == 0 {
+				a = f.AddInput(a, o)
+			} else {
+				b = f.AddInput(b, o)
 			}
-			*o = os[i]
-			i++
-			return true
-		}, func(r schemas.ScoreRow) { got = append(got, r) })
+		}
+		flattenEffScores(k, f.ExtractOutput(f.MergeAccumulators(b, a)), func(r schemas.ScoreRow) { got = append(got, r) })
 	}
 	key := func(r schemas.ScoreRow) string {
 		return r.Translator + "|" + r.SrcLang + "|" + r.TgtLang + "|" + r.Subset + "|" + string(r.Metric)

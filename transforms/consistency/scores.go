@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"math"
+	"sort"
 
 	"transmute/schemas"
 )
@@ -110,14 +111,14 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 
 		// Repairs ranked by m, of the translations m (at th) or execution flags.
 		flagged, repaired, worse, better := 0, 0, 0, 0
-		var before, after float64
+		var before, after []float64
 		for _, rp := range repairs {
 			if rp.RankMetric != string(m) || (rp.ExecInconsistent == 0 && rp.MinScore >= th) {
 				continue
 			}
 			flagged++
-			before += rp.PassBefore
-			after += rp.PassAfter
+			before = append(before, rp.PassBefore)
+			after = append(after, rp.PassAfter)
 			if rp.Accepted {
 				repaired++
 				if rp.PassAfter < rp.PassBefore {
@@ -130,10 +131,21 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 		add(p+SuffixFlagged, float64(flagged), flagged)
 		add(p+SuffixRepaired, float64(repaired), flagged)
 		add(p+SuffixRepairedRate, ratio(repaired, flagged), flagged)
-		add(p+SuffixPassBefore, before/math.Max(float64(flagged), 1), flagged)
-		add(p+SuffixPassAfter, after/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixPassBefore, sortedSum(before)/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixPassAfter, sortedSum(after)/math.Max(float64(flagged), 1), flagged)
 		add(p+SuffixWorse, float64(worse), repaired)
 		add(p+SuffixBetter, float64(better), repaired)
 	}
 	return out
+}
+
+// sortedSum adds xs in ascending order (sorting xs): the rows of a key come in
+// any order, and a float sum must not depend on it.
+func sortedSum(xs []float64) float64 {
+	sort.Float64s(xs)
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }

@@ -67,10 +67,16 @@ func ThresholdGrid() []float64 {
 // samples where F1 is undefined everywhere, go to the fewest errors (FP + FN),
 // then to the highest threshold.
 func ChooseThreshold(samples []Labeled, grid []float64) (float64, Confusion) {
+	return chooseThreshold(grid, func(i int) Confusion { return Evaluate(samples, grid[i]) })
+}
+
+// chooseThreshold is ChooseThreshold given the confusion at each grid index (from
+// the samples, or from ScoreAcc's counts per grid bin).
+func chooseThreshold(grid []float64, eval func(i int) Confusion) (float64, Confusion) {
 	best, bestC := math.NaN(), Confusion{}
 	bestF, bestErr := math.Inf(-1), math.MaxInt
-	for _, t := range grid {
-		c := Evaluate(samples, t)
+	for i, t := range grid {
+		c := eval(i)
 		f := c.F1()
 		if math.IsNaN(f) {
 			f = -1

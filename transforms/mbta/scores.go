@@ -1,12 +1,10 @@
 package mbta
 
 import (
-	"math"
 	"sort"
 
 	"transmute/schemas"
 	"transmute/transforms/score"
-	"transmute/transforms/stats"
 )
 
 // Score computes every score row of one key from its problems' groups: the MTS
@@ -65,24 +63,5 @@ func Score(run string, k score.Key, groups []Group) []schemas.ScoreRow {
 		ca = append(ca, float64(matched)/float64(tests))
 		n = append(n, float64(total))
 	}
-	emit := func(name schemas.Metric, c stats.Correlation) {
-		if math.IsNaN(c.R) {
-			return
-		}
-		row := schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
-			TgtLang: k.TgtLang, Oracle: score.OracleSource, Subset: score.SubsetAll, Metric: name, Value: c.R, N: int64(c.N)}
-		out = append(out, row)
-		row.Metric, row.Value = name+schemas.SuffixP, c.P
-		out = append(out, row)
-	}
-	for _, pair := range []struct {
-		spearman, pearson schemas.Metric
-		x, y              []float64
-	}{{schemas.MetricCorrSpearmanMTSCA, schemas.MetricCorrPearsonMTSCA, mts, ca},
-		{schemas.MetricCorrSpearmanMutantsMTS, schemas.MetricCorrPearsonMutantsMTS, n, mts},
-		{schemas.MetricCorrSpearmanMutantsCA, schemas.MetricCorrPearsonMutantsCA, n, ca}} {
-		emit(pair.spearman, stats.Spearman(pair.x, pair.y))
-		emit(pair.pearson, stats.Pearson(pair.x, pair.y))
-	}
-	return out
+	return append(out, correlationRows(run, k, mts, ca, n)...)
 }

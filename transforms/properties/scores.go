@@ -35,6 +35,12 @@ func Score(run string, k score.Key, rows []schemas.PropertyResultRow) []schemas.
 			tv++
 		}
 	}
+	return scoreRows(run, k, viol, inst, tv, len(rows))
+}
+
+// scoreRows are Score's rows from its counts: violated and checked instances per
+// property, violated ones in all (tv) and instances in all (rows).
+func scoreRows(run string, k score.Key, viol, inst map[string]int, tv, rows int) []schemas.ScoreRow {
 	mk := func(metric schemas.Metric, v float64, n int) schemas.ScoreRow {
 		return schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang, TgtLang: k.TgtLang,
 			Subset: score.SubsetAll, Metric: metric, Value: v, N: int64(n)}
@@ -55,7 +61,7 @@ func Score(run string, k score.Key, rows []schemas.PropertyResultRow) []schemas.
 			out = append(out, mk(PropertyMetric(MetricPropPct, p.Name), 100*float64(viol[p.Name])/float64(n), n))
 		}
 	}
-	out = append(out, mk(MetricTV, float64(tv), len(rows)), mk(MetricVP, float64(vp), len(All)),
-		mk(MetricVSP, float64(vsp), 24), mk(MetricInstances, float64(len(rows)), len(rows)))
+	out = append(out, mk(MetricTV, float64(tv), rows), mk(MetricVP, float64(vp), len(All)),
+		mk(MetricVSP, float64(vsp), 24), mk(MetricInstances, float64(rows), rows))
 	return out
 }

@@ -1,11 +1,8 @@
 package score
 
 import (
-	"sort"
-
 	"transmute/schemas"
 	"transmute/transforms/execute"
-	"transmute/transforms/stats"
 	"transmute/transforms/values"
 )
 
@@ -60,66 +57,14 @@ func Judge(ret values.Type, src execute.Result, translated bool, tgt execute.Res
 
 // MTS computes, from the verdicts of one translator and direction, the overall MTS
 // (killed / non-anomalous), the individual MTS per problem with its mean, median and
-// std, and the MTS per operator. Anomalous mutants are excluded everywhere.
+// std, and the MTS per operator. Anomalous mutants are excluded everywhere. It is
+// MTSAcc over all rows at once.
 func MTS(run string, k Key, rows []schemas.MutantResultRow) []schemas.ScoreRow {
-	var out []schemas.ScoreRow
-	emit := func(metric schemas.Metric, v float64, n int) {
-		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
-			TgtLang: k.TgtLang, Oracle: OracleSource, Subset: SubsetAll, Metric: metric, Value: v, N: int64(n)})
-	}
-	type acc struct{ killed, total int }
-	perProblem := map[string]*acc{}
-	perOp := map[string]*acc{}
-	killed, total, anomalous := 0, 0, 0
+	var acc MTSAcc
 	for _, r := range rows {
-		if r.Verdict == Anomalous {
-			anomalous++
-			continue
-		}
-		total++
-		p := perProblem[r.ProblemID]
-		if p == nil {
-			p = &acc{}
-			perProblem[r.ProblemID] = p
-		}
-		o := perOp[r.Operator]
-		if o == nil {
-			o = &acc{}
-			perOp[r.Operator] = o
-		}
-		p.total++
-		o.total++
-		if r.Verdict == Killed {
-			killed++
-			p.killed++
-			o.killed++
-		}
+		acc.Add(r)
 	}
-	emit(schemas.MetricMutants, float64(total+anomalous), total+anomalous)
-	emit(schemas.MetricAnomalousMutants, float64(anomalous), total+anomalous)
-	emit(schemas.MetricNonAnomalousMutants, float64(total), total)
-	if total > 0 {
-		emit(schemas.MetricMTSOverall, float64(killed)/float64(total), total)
-	}
-	var ind []float64
-	for _, p := range perProblem {
-		ind = append(ind, float64(p.killed)/float64(p.total))
-	}
-	if len(ind) > 0 {
-		emit(schemas.MetricMTSMean, stats.Mean(ind), len(ind))
-		emit(schemas.MetricMTSMedian, stats.Median(ind), len(ind))
-		emit(schemas.MetricMTSStd, stats.Std(ind), len(ind))
-	}
-	ops := make([]string, 0, len(perOp))
-	for op := range perOp {
-		ops = append(ops, op)
-	}
-	sort.Strings(ops)
-	for _, op := range ops {
-		o := perOp[op]
-		emit(schemas.MetricMTSOp(op), float64(o.killed)/float64(o.total), o.total)
-	}
-	return out
+	return acc.Scores(run, k)
 }
 
 // IndividualMTS returns each problem's MTS (non-anomalous mutants only).

@@ -1,0 +1,250 @@
+package consistency
+
+import (
+	"math"
+	"sort"
+
+	"transmute/schemas"
+)
+
+// ScoreAcc accumulates the pairs and repairs of one score key into what Score
+// needs, so that the Score stage can be a combiner that keeps counts instead of
+// every ConsistencyRow and RepairRow. A pair only matters to Score through the
+// grid thresholds its score is below, so each metric counts pairs per grid bin,
+// half and label; the confusions at any grid threshold follow exactly. Kept per
+// item, because Score needs them: the problem ids (problems counted once) and one
+// small record per repair (the mean pass rates before and after are float sums,
+// added in sorted order as Score does). The zero value is empty; fields are
+// exported for gob.
+type ScoreAcc struct {
+	Key Key
+	// Seen: something of the key was added (a key without pairs still has scores).
+	Seen                    bool
+	Pairs, Literal, ExecBad int
+	Problems                map[string]bool
+	Metrics                 map[Metric]*MetricAcc
+}
+
+// MetricAcc counts one metric's pairs and holds its repairs.
+type MetricAcc struct {
+	// Bins[half][inconsistent][b] counts pairs (half 0 = choose, 1 = measure;
+	// inconsistent 1 when execution says so) whose score is below the grid
+	// thresholds from index b on (b = len(grid): below none).
+	Bins     [2][2][]int
+	BelowOne int
+	Repairs  []RepairRec
+}
+
+// RepairRec is what Score uses of a repair.
+type RepairRec struct {
+	// Bin: the repair's MinScore is below the grid thresholds from index Bin on
+	// (-1 for NaN, which Score never skips).
+	Bin                   int
+	ExecInconsistent      bool
+	Accepted              bool
+	PassBefore, PassAfter float64
+}
+
+// scoreGrid is the grid Score chooses thresholds on.
+var scoreGrid = ThresholdGrid()
+
+// gridBin is the first index of scoreGrid whose threshold x is below
+// (len(scoreGrid) when none, NaN included): x < grid[i] exactly when i >= bin.
+func gridBin(x float64) int {
+	return sort.Search(len(scoreGrid), func(i int) bool { return x < scoreGrid[i] })
+}
+
+func (a *ScoreAcc) metric(m Metric) *MetricAcc {
+	if a.Metrics == nil {
+		a.Metrics = map[Metric]*MetricAcc{}
+	}
+	ma := a.Metrics[m]
+	if ma == nil {
+		ma = &MetricAcc{}
+		for h := range ma.Bins {
+			for l := range ma.Bins[h] {
+				ma.Bins[h][l] = make([]int, len(scoreGrid)+1)
+			}
+		}
+		a.Metrics[m] = ma
+	}
+	return ma
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Add counts the pairs and repairs of key k (one problem's, or any part).
+func (a *ScoreAcc) Add(k Key, rows []schemas.ConsistencyRow, repairs []schemas.RepairRow) {
+	if !a.Seen {
+		a.Key, a.Seen = k, true
+	}
+	for _, r := range rows {
+		if a.Problems == nil {
+			a.Problems = map[string]bool{}
+		}
+		a.Problems[r.ProblemID] = true
+		a.Pairs++
+		if !r.ExecConsistent {
+			a.ExecBad++
+		}
+		if r.Kind == string(KindLiteral) {
+			a.Literal++
+		}
+		half := b2i(r.Half != HalfChoose)
+		for _, m := range Metrics {
+			ma, x := a.metric(m), scoreOf(r, m)
+			ma.Bins[half][b2i(!r.ExecConsistent)][gridBin(x)]++
+			if x < 1 {
+				ma.BelowOne++
+			}
+		}
+	}
+	for _, rp := range repairs {
+		if !knownMetric(Metric(rp.RankMetric)) {
+			continue // Score ranks by its Metrics only
+		}
+		ma := a.metric(Metric(rp.RankMetric))
+		bin := gridBin(rp.MinScore)
+		if math.IsNaN(rp.MinScore) {
+			bin = -1 // Score skips a repair when MinScore >= th: never for NaN
+		}
+		ma.Repairs = append(ma.Repairs, RepairRec{Bin: bin, ExecInconsistent: rp.ExecInconsistent != 0,
+			Accepted: rp.Accepted, PassBefore: rp.PassBefore, PassAfter: rp.PassAfter})
+	}
+}
+
+func knownMetric(m Metric) bool {
+	for _, k := range Metrics {
+		if k == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Merge adds o's counts and records to a (o is left as it was).
+func (a *ScoreAcc) Merge(o *ScoreAcc) {
+	if !o.Seen {
+		return
+	}
+	if !a.Seen {
+		a.Key, a.Seen = o.Key, true
+	}
+	a.Pairs += o.Pairs
+	a.Literal += o.Literal
+	a.ExecBad += o.ExecBad
+	for id := range o.Problems {
+		if a.Problems == nil {
+			a.Problems = map[string]bool{}
+		}
+		a.Problems[id] = true
+	}
+	for m, om := range o.Metrics {
+		ma := a.metric(m)
+		for h := range om.Bins {
+			for l := range om.Bins[h] {
+				for b, n := range om.Bins[h][l] {
+					ma.Bins[h][l][b] += n
+				}
+			}
+		}
+		ma.BelowOne += om.BelowOne
+		ma.Repairs = append(ma.Repairs, om.Repairs...)
+	}
+}
+
+// confusion is Evaluate at scoreGrid[i] of the pairs counted in halves.
+func (ma *MetricAcc) confusion(i int, halves ...int) Confusion {
+	var c Confusion
+	for _, h := range halves {
+		for b, n := range ma.Bins[h][1] {
+			if b <= i {
+				c.TP += n
+			} else {
+				c.FN += n
+			}
+		}
+		for b, n := range ma.Bins[h][0] {
+			if b <= i {
+				c.FP += n
+			} else {
+				c.TN += n
+			}
+		}
+	}
+	return c
+}
+
+// Scores are Score's rows of what was added, for key k; none when nothing was.
+func (a *ScoreAcc) Scores(run string, k Key) []schemas.ScoreRow {
+	if !a.Seen {
+		return nil
+	}
+	var out []schemas.ScoreRow
+	add := func(name schemas.Metric, v float64, n int) {
+		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
+			TgtLang: k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
+	}
+	add(ScoreProblems, float64(len(a.Problems)), len(a.Problems))
+	add(ScorePairs, float64(a.Pairs), a.Pairs)
+	add(ScorePairsLiteral, float64(a.Literal), a.Pairs)
+	add(ScoreExecInconsistent, float64(a.ExecBad), a.Pairs)
+	add(ScoreExecRate, ratio(a.ExecBad, a.Pairs), a.Pairs)
+	for _, m := range Metrics {
+		ma := a.metric(m)
+		nChoose, nMeasure := 0, 0
+		for l := range ma.Bins[0] {
+			for _, n := range ma.Bins[0][l] {
+				nChoose += n
+			}
+			for _, n := range ma.Bins[1][l] {
+				nMeasure += n
+			}
+		}
+		th, cc := chooseThreshold(scoreGrid, func(i int) Confusion { return ma.confusion(i, 0) })
+		ti := sort.SearchFloat64s(scoreGrid, th) // th is a grid value
+		mc := ma.confusion(ti, 1)
+		ac := ma.confusion(ti, 0, 1)
+		p := schemas.Metric(m)
+		add(p+SuffixThreshold, th, nChoose)
+		add(p+SuffixChooseF1, cc.F1(), nChoose)
+		add(p+SuffixBelowOne, float64(ma.BelowOne), a.Pairs)
+		add(p+SuffixInconsistent, float64(ac.TP+ac.FP), a.Pairs)
+		add(p+SuffixRate, ratio(ac.TP+ac.FP, a.Pairs), a.Pairs)
+		add(p+SuffixPrecision, mc.Precision(), mc.TP+mc.FP)
+		add(p+SuffixRecall, mc.Recall(), mc.TP+mc.FN)
+		add(p+SuffixF1, mc.F1(), nMeasure)
+
+		flagged, repaired, worse, better := 0, 0, 0, 0
+		var before, after []float64
+		for _, rp := range ma.Repairs {
+			if !rp.ExecInconsistent && rp.Bin > ti {
+				continue
+			}
+			flagged++
+			before = append(before, rp.PassBefore)
+			after = append(after, rp.PassAfter)
+			if rp.Accepted {
+				repaired++
+				if rp.PassAfter < rp.PassBefore {
+					worse++
+				} else if rp.PassAfter > rp.PassBefore {
+					better++
+				}
+			}
+		}
+		add(p+SuffixFlagged, float64(flagged), flagged)
+		add(p+SuffixRepaired, float64(repaired), flagged)
+		add(p+SuffixRepairedRate, ratio(repaired, flagged), flagged)
+		add(p+SuffixPassBefore, sortedSum(before)/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixPassAfter, sortedSum(after)/math.Max(float64(flagged), 1), flagged)
+		add(p+SuffixWorse, float64(worse), repaired)
+		add(p+SuffixBetter, float64(better), repaired)
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package efficiency
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"transmute/schemas"
+)
+
+// randomOutcomes makes scored task outcomes over two directions: translators that
+// pass or not, profiles of the ground truth and the passing translations with
+// random CPU, memory, CV and overhead (and the details and timestamps a profile
+// row carries), some tasks without a stress suite; ScoreTask scores each.
+func randomOutcomes(rng *rand.Rand) []TaskOutcome {
+	var outs []TaskOutcome
+	for _, d := range [][2]string{{"cpp", "java"}, {"java", "python"}} {
+		for i := 0; i < 2+rng.IntN(5); i++ {
+			o := TaskOutcome{Task: schemas.Task{ProblemID: fmt.Sprintf("T%02d", i), Corpus: "trace", SrcLang: d[0], TgtLang: d[1]}}
+			if rng.IntN(6) == 0 {
+				o.NoSuite = true
+			}
+			prof := func(role, tr string) schemas.ProfileRow {
+				correct := rng.IntN(4) > 0
+				st := schemas.Status("ok")
+				if rng.IntN(10) == 0 {
+					st = schemas.StatusTimeout
+				}
+				return schemas.ProfileRow{Run: "r", ProblemID: o.Task.ProblemID, Corpus: "trace", SrcLang: d[0], TgtLang: d[1],
+					Role: role, Translator: tr, Status: st, Detail: "detail", PassDefault: true, StressMatch: correct,
+					Correct: correct, Tests: 3, Repetitions: int32(rng.IntN(6)), MeasuredFrom: "2026-11-26T00:00:00Z",
+					MeasuredTo: "2026-11-26T00:00:01Z", CPUMeanMs: float64(10 + rng.IntN(300)), CPUCV: rng.Float64() / 10,
+					RSSMeanKB: float64(1000 + rng.IntN(5000)), OverheadCPUMs: rng.Float64() * 20, WallMean: 1}
+			}
+			if !o.NoSuite {
+				o.Profiles = append(o.Profiles, prof(schemas.RoleGroundTruth, ""))
+				o.Profiles[0].Correct = true
+			}
+			for _, tr := range []string{"X", "Y", "Z"} {
+				if rng.IntN(8) == 0 {
+					continue // not evaluated on this task
+				}
+				pass := rng.IntN(3) > 0
+				o.Translators = append(o.Translators, tr)
+				o.PassDefault = append(o.PassDefault, pass)
+				if pass && !o.NoSuite {
+					o.Profiles = append(o.Profiles, prof(schemas.RoleTranslation, tr))
+				}
+			}
+			if !o.NoSuite {
+				ScoreTask(&o, nil, DefaultTaskSelection)
+			}
+			outs = append(outs, o)
+		}
+	}
+	return outs
+}
+
+func sameEffScores(a, b []schemas.ScoreRow) error {
+	if len(a) != len(b) {
+		return fmt.Errorf("%d rows, want %d", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
+			return fmt.Errorf("row %d: %s %s %s = %v, want %v", i, x.Translator, x.SrcLang, x.Metric, x.Value, y.Value)
+		}
+		x.Value, y.Value = 0, 0
+		if x != y {
+			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
+		}
+	}
+	return nil
+}
+
+// TestScoreAccEqualsAggregate: the accumulator's slim task records, added in any
+// order, dealt into accumulators merged in a random tree, give exactly
+// Aggregate's rows on the same outcomes (Beyond, medians, bootstrap intervals,
+// correlations, measurement figures), and survive the gob coder.
+func TestScoreAccEqualsAggregate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 11))
+	rows := 0
+	for trial := 0; trial < 12; trial++ {
+		outs := randomOutcomes(rng)
+		want := Aggregate("r", append([]TaskOutcome(nil), outs...))
+		rows += len(want)
+		parts := make([]*ScoreAcc, 1+rng.IntN(5))
+		for i := range parts {
+			parts[i] = &ScoreAcc{}
+		}
+		for _, i := range rng.Perm(len(outs)) {
+			parts[rng.IntN(len(parts))].Add(outs[i])
+		}
+		// one part goes through the coder, as between workers
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(parts[0]); err != nil {
+			t.Fatal(err)
+		}
+		dec := &ScoreAcc{}
+		if err := gob.NewDecoder(&buf).Decode(dec); err != nil {
+			t.Fatal(err)
+		}
+		parts[0] = dec
+		for len(parts) > 1 {
+			i := rng.IntN(len(parts) - 1)
+			parts[i].Merge(parts[i+1])
+			parts = append(parts[:i+1], parts[i+2:]...)
+		}
+		if err := sameEffScores(parts[0].Scores("r"), want); err != nil {
+			t.Fatalf("trial %d (%d tasks): %v", trial, len(outs), err)
+		}
+		for _, o := range parts[0].Tasks {
+			for _, p := range o.Profiles {
+				if p.Detail != "" || p.MeasuredFrom != "" || p.RSSMeanKB != 0 {
+					t.Fatalf("profile not slimmed: %+v", p)
+				}
+			}
+		}
+	}
+	if rows < 12*50 {
+		t.Errorf("only %d score rows in 12 trials: the outcomes score too little", rows)
+	}
+	if (&ScoreAcc{}).Scores("r") != nil {
+		t.Error("scores from no tasks")
+	}
+}
