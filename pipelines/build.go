@@ -4,6 +4,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"transmute/schemas"
+	"transmute/transforms/score"
 )
 
 // Tables written by the evaluation pipeline.
@@ -34,6 +35,6 @@ func BuildEvaluate(s beam.Scope, c Config) {
 // from its result rows: one combine per score key, never one for the whole run.
 func Score(s beam.Scope, c Config, results beam.PCollection) beam.PCollection {
 	s = s.Scope("Score")
-	scores := beam.CombinePerKey(s, &caCombineFn{Run: c.Run}, beam.ParDo(s, keyResult, results))
-	return beam.ParDo(s, flattenScores, scores)
+	keyed := beam.ParDo(s, keyResult, results)
+	return beam.ParDo(s, flattenScores, combineScores[score.CAAcc, schemas.ResultRow](s, c.Run, keyed))
 }

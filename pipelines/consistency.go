@@ -17,18 +17,11 @@ import (
 // ConsistencyTables are the tables written by the consistency job (seed 004).
 var ConsistencyTables = []string{"variants", "translations", "executions", "consistency_results", "repairs", "scores", "errors"}
 
-// ConsistencyGroup is what one problem contributes to one score key.
-type ConsistencyGroup struct {
-	Translator, Corpus, SrcLang, TgtLang string
-	Results                              []schemas.ConsistencyRow
-	Repairs                              []schemas.RepairRow
-}
-
 func init() {
 	beam.RegisterType(reflect.TypeOf((*consistencyFn)(nil)).Elem())
 	register.Emitter1[consistency.Output]()
 	beam.RegisterType(reflect.TypeOf((*consistency.Output)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*ConsistencyGroup)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*consistency.Group)(nil)).Elem())
 	registerTable[schemas.ConsistencyRow]()
 	registerTable[schemas.RepairRow]()
 	beam.RegisterFunction(splitConsGroups)
@@ -118,12 +111,12 @@ func (f *consistencyFn) ProcessElement(ctx context.Context, _ string, batch func
 }
 
 // splitConsGroups keys one problem's pairs and repairs by score key.
-func splitConsGroups(o consistency.Output, emit func(string, ConsistencyGroup)) {
-	groups := map[string]*ConsistencyGroup{}
-	get := func(tr, corpus, src, tgt string) *ConsistencyGroup {
+func splitConsGroups(o consistency.Output, emit func(string, consistency.Group)) {
+	groups := map[string]*consistency.Group{}
+	get := func(tr, corpus, src, tgt string) *consistency.Group {
 		k := tr + "|" + corpus + "|" + src + "|" + tgt
 		if groups[k] == nil {
-			groups[k] = &ConsistencyGroup{Translator: tr, Corpus: corpus, SrcLang: src, TgtLang: tgt}
+			groups[k] = &consistency.Group{Key: consistency.Key{Translator: tr, Corpus: corpus, SrcLang: src, TgtLang: tgt}}
 		}
 		return groups[k]
 	}

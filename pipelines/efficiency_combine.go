@@ -1,10 +1,6 @@
 package pipelines
 
 import (
-	"bytes"
-	"encoding/gob"
-	"reflect"
-
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -12,41 +8,14 @@ import (
 	"transmute/transforms/efficiency"
 )
 
-func init() {
-	register.Combiner3[*efficiency.ScoreAcc, efficiency.TaskOutcome, []schemas.ScoreRow](&effCombineFn{})
-	// Gob, as for score.CAAcc: one coder for every score accumulator.
-	beam.RegisterCoder(reflect.TypeOf((*efficiency.ScoreAcc)(nil)), encodeEffAcc, decodeEffAcc)
-	register.Function3x0(flattenEffScores)
-}
-
-// effCombineFn aggregates the task outcomes of one score key (efficiency.ScoreAcc:
-// one slim record per task, as Aggregate needs every task).
-type effCombineFn struct {
-	Run string
-}
-
-func (f *effCombineFn) CreateAccumulator() *efficiency.ScoreAcc { return &efficiency.ScoreAcc{} }
-
-func (f *effCombineFn) AddInput(a *efficiency.ScoreAcc, o efficiency.TaskOutcome) *efficiency.ScoreAcc {
-	a.Add(o)
-	return a
-}
-
-func (f *effCombineFn) MergeAccumulators(a, b *efficiency.ScoreAcc) *efficiency.ScoreAcc {
-	a.Merge(b)
-	return a
-}
-
-func (f *effCombineFn) ExtractOutput(a *efficiency.ScoreAcc) []schemas.ScoreRow {
-	return a.Scores(f.Run)
-}
+func init() { register.Function3x0(flattenEffScores) }
 
 // EfficiencyScore aggregates the outcomes per direction and pooled
-// (keyEffOutcome) with a combiner (effCombineFn) and keeps each key's rows.
+// (keyEffOutcome) with a combiner over efficiency.ScoreAcc (one slim record per task: Aggregate needs every task) and keeps each key's rows.
 func EfficiencyScore(s beam.Scope, run string, outs beam.PCollection) beam.PCollection {
 	s = s.Scope("Score")
-	perKey := beam.CombinePerKey(s, &effCombineFn{Run: run}, beam.ParDo(s, keyEffOutcome, outs))
-	return beam.ParDo(s, flattenEffScores, perKey)
+	keyed := beam.ParDo(s, keyEffOutcome, outs)
+	return beam.ParDo(s, flattenEffScores, combineScores[efficiency.ScoreAcc, efficiency.TaskOutcome](s, run, keyed))
 }
 
 // flattenEffScores emits the rows of one key: one direction's, or the pooled ones
@@ -58,16 +27,4 @@ func flattenEffScores(key string, rows []schemas.ScoreRow, emit func(schemas.Sco
 			emit(r)
 		}
 	}
-}
-
-func encodeEffAcc(a *efficiency.ScoreAcc) ([]byte, error) {
-	var b bytes.Buffer
-	err := gob.NewEncoder(&b).Encode(a)
-	return b.Bytes(), err
-}
-
-func decodeEffAcc(data []byte) (*efficiency.ScoreAcc, error) {
-	a := &efficiency.ScoreAcc{}
-	err := gob.NewDecoder(bytes.NewReader(data)).Decode(a)
-	return a, err
 }

@@ -53,7 +53,7 @@ func TestEfficiencyScoreKeys(t *testing.T) {
 	var got []schemas.ScoreRow
 	for k, os := range byKey {
 		// the combiner as a runner lifts it: a partial accumulator per half, merged
-		f := &effCombineFn{Run: "r"}
+		f := &scoreCombineFn[efficiency.ScoreAcc, efficiency.TaskOutcome, *efficiency.ScoreAcc]{Run: "r"}
 		a, b := f.CreateAccumulator(), f.CreateAccumulator()
 		for i, o := range os {
 			if i%2 == 0 {

@@ -78,8 +78,16 @@ func b2i(b bool) int {
 	return 0
 }
 
-// Add counts the pairs and repairs of key k (one problem's, or any part).
-func (a *ScoreAcc) Add(k Key, rows []schemas.ConsistencyRow, repairs []schemas.RepairRow) {
+// Group is what one problem contributes to one score key: its pairs and repairs.
+type Group struct {
+	Key     Key
+	Results []schemas.ConsistencyRow
+	Repairs []schemas.RepairRow
+}
+
+// Add counts the pairs and repairs of g (one problem's, or any part of a key's).
+func (a *ScoreAcc) Add(g Group) {
+	k, rows, repairs := g.Key, g.Results, g.Repairs
 	if !a.Seen {
 		a.Key, a.Seen = k, true
 	}
@@ -180,21 +188,16 @@ func (ma *MetricAcc) confusion(i int, halves ...int) Confusion {
 	return c
 }
 
+// ScoreRows are Score's rows of what was added, for its key; none when nothing was.
+func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(run, a.Key) }
+
 // Scores are Score's rows of what was added, for key k; none when nothing was.
 func (a *ScoreAcc) Scores(run string, k Key) []schemas.ScoreRow {
 	if !a.Seen {
 		return nil
 	}
-	var out []schemas.ScoreRow
-	add := func(name schemas.Metric, v float64, n int) {
-		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
-			TgtLang: k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
-	}
-	add(ScoreProblems, float64(len(a.Problems)), len(a.Problems))
-	add(ScorePairs, float64(a.Pairs), a.Pairs)
-	add(ScorePairsLiteral, float64(a.Literal), a.Pairs)
-	add(ScoreExecInconsistent, float64(a.ExecBad), a.Pairs)
-	add(ScoreExecRate, ratio(a.ExecBad, a.Pairs), a.Pairs)
+	w := scoreWriter{run: run, k: k}
+	w.counts(len(a.Problems), a.Pairs, a.Literal, a.ExecBad)
 	for _, m := range Metrics {
 		ma := a.metric(m)
 		nChoose, nMeasure := 0, 0
@@ -208,43 +211,14 @@ func (a *ScoreAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		}
 		th, cc := chooseThreshold(scoreGrid, func(i int) Confusion { return ma.confusion(i, 0) })
 		ti := sort.SearchFloat64s(scoreGrid, th) // th is a grid value
-		mc := ma.confusion(ti, 1)
-		ac := ma.confusion(ti, 0, 1)
-		p := schemas.Metric(m)
-		add(p+SuffixThreshold, th, nChoose)
-		add(p+SuffixChooseF1, cc.F1(), nChoose)
-		add(p+SuffixBelowOne, float64(ma.BelowOne), a.Pairs)
-		add(p+SuffixInconsistent, float64(ac.TP+ac.FP), a.Pairs)
-		add(p+SuffixRate, ratio(ac.TP+ac.FP, a.Pairs), a.Pairs)
-		add(p+SuffixPrecision, mc.Precision(), mc.TP+mc.FP)
-		add(p+SuffixRecall, mc.Recall(), mc.TP+mc.FN)
-		add(p+SuffixF1, mc.F1(), nMeasure)
-
-		flagged, repaired, worse, better := 0, 0, 0, 0
-		var before, after []float64
+		var flagged []RepairRec
 		for _, rp := range ma.Repairs {
-			if !rp.ExecInconsistent && rp.Bin > ti {
-				continue
-			}
-			flagged++
-			before = append(before, rp.PassBefore)
-			after = append(after, rp.PassAfter)
-			if rp.Accepted {
-				repaired++
-				if rp.PassAfter < rp.PassBefore {
-					worse++
-				} else if rp.PassAfter > rp.PassBefore {
-					better++
-				}
+			if rp.ExecInconsistent || rp.Bin <= ti {
+				flagged = append(flagged, rp)
 			}
 		}
-		add(p+SuffixFlagged, float64(flagged), flagged)
-		add(p+SuffixRepaired, float64(repaired), flagged)
-		add(p+SuffixRepairedRate, ratio(repaired, flagged), flagged)
-		add(p+SuffixPassBefore, sortedSum(before)/math.Max(float64(flagged), 1), flagged)
-		add(p+SuffixPassAfter, sortedSum(after)/math.Max(float64(flagged), 1), flagged)
-		add(p+SuffixWorse, float64(worse), repaired)
-		add(p+SuffixBetter, float64(better), repaired)
+		w.metric(m, metricFigures{th: th, choose: cc, measure: ma.confusion(ti, 1), all: ma.confusion(ti, 0, 1),
+			nChoose: nChoose, nMeasure: nMeasure, below1: ma.BelowOne, pairs: a.Pairs}, flagged)
 	}
-	return out
+	return w.out
 }

@@ -98,7 +98,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 		rows, reps := randomCons(rng)
 		want := Score("r", consKey, rows, reps)
 		var a ScoreAcc
-		a.Add(consKey, rows, reps)
+		a.Add(Group{Key: consKey, Results: rows, Repairs: reps})
 		if err := sameConsScores(a.Scores("r", consKey), want); err != nil {
 			t.Fatalf("trial %d (%d pairs, %d repairs): %v", trial, len(rows), len(reps), err)
 		}
@@ -108,7 +108,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 	}
 	// A key with repairs but no pairs still has its rows, as before.
 	var a ScoreAcc
-	a.Add(consKey, nil, nil)
+	a.Add(Group{Key: consKey})
 	if err := sameConsScores(a.Scores("r", consKey), Score("r", consKey, nil, nil)); err != nil {
 		t.Error("empty key:", err)
 	}
@@ -127,10 +127,10 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 			parts[i] = &ScoreAcc{}
 		}
 		for _, i := range rng.Perm(len(rows)) {
-			parts[rng.IntN(len(parts))].Add(consKey, rows[i:i+1], nil)
+			parts[rng.IntN(len(parts))].Add(Group{Key: consKey, Results: rows[i : i+1]})
 		}
 		for _, i := range rng.Perm(len(reps)) {
-			parts[rng.IntN(len(parts))].Add(consKey, nil, reps[i:i+1])
+			parts[rng.IntN(len(parts))].Add(Group{Key: consKey, Repairs: reps[i : i+1]})
 		}
 		for len(parts) > 1 {
 			i := rng.IntN(len(parts) - 1)
@@ -155,7 +155,7 @@ func TestScoreAccGob(t *testing.T) {
 		rows, reps = randomCons(rng)
 	}
 	var a ScoreAcc
-	a.Add(consKey, rows, reps)
+	a.Add(Group{Key: consKey, Results: rows, Repairs: reps})
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&a); err != nil {
 		t.Fatal(err)

@@ -60,11 +60,7 @@ func scoreOf(r schemas.ConsistencyRow, m Metric) float64 {
 // execution), its inconsistencies and its precision/recall/F1 on the measure
 // half, and the repairs of the translations that metric or execution flags.
 func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.RepairRow) []schemas.ScoreRow {
-	var out []schemas.ScoreRow
-	add := func(name schemas.Metric, v float64, n int) {
-		out = append(out, schemas.ScoreRow{Run: run, Translator: k.Translator, Corpus: k.Corpus, SrcLang: k.SrcLang,
-			TgtLang: k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
-	}
+	w := scoreWriter{run: run, k: k}
 	problems := map[string]bool{}
 	execBad, literal := 0, 0
 	for _, r := range rows {
@@ -76,11 +72,7 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 			literal++
 		}
 	}
-	add(ScoreProblems, float64(len(problems)), len(problems))
-	add(ScorePairs, float64(len(rows)), len(rows))
-	add(ScorePairsLiteral, float64(literal), len(rows))
-	add(ScoreExecInconsistent, float64(execBad), len(rows))
-	add(ScoreExecRate, ratio(execBad, len(rows)), len(rows))
+	w.counts(len(problems), len(rows), literal, execBad)
 	for _, m := range Metrics {
 		var choose, measure, all []Labeled
 		below1 := 0
@@ -97,46 +89,84 @@ func Score(run string, k Key, rows []schemas.ConsistencyRow, repairs []schemas.R
 			}
 		}
 		th, cc := ChooseThreshold(choose, ThresholdGrid())
-		mc := Evaluate(measure, th)
-		ac := Evaluate(all, th)
-		p := schemas.Metric(m)
-		add(p+SuffixThreshold, th, len(choose))
-		add(p+SuffixChooseF1, cc.F1(), len(choose))
-		add(p+SuffixBelowOne, float64(below1), len(rows))
-		add(p+SuffixInconsistent, float64(ac.TP+ac.FP), len(rows))
-		add(p+SuffixRate, ratio(ac.TP+ac.FP, len(rows)), len(rows))
-		add(p+SuffixPrecision, mc.Precision(), mc.TP+mc.FP)
-		add(p+SuffixRecall, mc.Recall(), mc.TP+mc.FN)
-		add(p+SuffixF1, mc.F1(), len(measure))
-
 		// Repairs ranked by m, of the translations m (at th) or execution flags.
-		flagged, repaired, worse, better := 0, 0, 0, 0
-		var before, after []float64
+		var flagged []RepairRec
 		for _, rp := range repairs {
 			if rp.RankMetric != string(m) || (rp.ExecInconsistent == 0 && rp.MinScore >= th) {
 				continue
 			}
-			flagged++
-			before = append(before, rp.PassBefore)
-			after = append(after, rp.PassAfter)
-			if rp.Accepted {
-				repaired++
-				if rp.PassAfter < rp.PassBefore {
-					worse++
-				} else if rp.PassAfter > rp.PassBefore {
-					better++
-				}
+			flagged = append(flagged, RepairRec{Accepted: rp.Accepted, PassBefore: rp.PassBefore, PassAfter: rp.PassAfter})
+		}
+		w.metric(m, metricFigures{th: th, choose: cc, measure: Evaluate(measure, th), all: Evaluate(all, th),
+			nChoose: len(choose), nMeasure: len(measure), below1: below1, pairs: len(rows)}, flagged)
+	}
+	return w.out
+}
+
+// scoreWriter writes the score rows of one key, for Score and ScoreAcc alike.
+type scoreWriter struct {
+	run string
+	k   Key
+	out []schemas.ScoreRow
+}
+
+func (w *scoreWriter) add(name schemas.Metric, v float64, n int) {
+	w.out = append(w.out, schemas.ScoreRow{Run: w.run, Translator: w.k.Translator, Corpus: w.k.Corpus, SrcLang: w.k.SrcLang,
+		TgtLang: w.k.TgtLang, Oracle: OracleConsistency, Subset: "all", Metric: name, Value: v, N: int64(n)})
+}
+
+// counts writes the key's problem and pair counts.
+func (w *scoreWriter) counts(problems, pairs, literal, execBad int) {
+	w.add(ScoreProblems, float64(problems), problems)
+	w.add(ScorePairs, float64(pairs), pairs)
+	w.add(ScorePairsLiteral, float64(literal), pairs)
+	w.add(ScoreExecInconsistent, float64(execBad), pairs)
+	w.add(ScoreExecRate, ratio(execBad, pairs), pairs)
+}
+
+// metricFigures are what a metric's rows report: the threshold chosen on the
+// choose half and the confusion there, the confusions at it on the measure half and
+// on every pair, and the counts.
+type metricFigures struct {
+	th                               float64
+	choose, measure, all             Confusion
+	nChoose, nMeasure, below1, pairs int
+}
+
+// metric writes metric m's rows, and those of the repairs flagged at its threshold.
+func (w *scoreWriter) metric(m Metric, f metricFigures, flagged []RepairRec) {
+	p := schemas.Metric(m)
+	w.add(p+SuffixThreshold, f.th, f.nChoose)
+	w.add(p+SuffixChooseF1, f.choose.F1(), f.nChoose)
+	w.add(p+SuffixBelowOne, float64(f.below1), f.pairs)
+	w.add(p+SuffixInconsistent, float64(f.all.TP+f.all.FP), f.pairs)
+	w.add(p+SuffixRate, ratio(f.all.TP+f.all.FP, f.pairs), f.pairs)
+	w.add(p+SuffixPrecision, f.measure.Precision(), f.measure.TP+f.measure.FP)
+	w.add(p+SuffixRecall, f.measure.Recall(), f.measure.TP+f.measure.FN)
+	w.add(p+SuffixF1, f.measure.F1(), f.nMeasure)
+
+	repaired, worse, better := 0, 0, 0
+	var before, after []float64
+	for _, rp := range flagged {
+		before = append(before, rp.PassBefore)
+		after = append(after, rp.PassAfter)
+		if rp.Accepted {
+			repaired++
+			if rp.PassAfter < rp.PassBefore {
+				worse++
+			} else if rp.PassAfter > rp.PassBefore {
+				better++
 			}
 		}
-		add(p+SuffixFlagged, float64(flagged), flagged)
-		add(p+SuffixRepaired, float64(repaired), flagged)
-		add(p+SuffixRepairedRate, ratio(repaired, flagged), flagged)
-		add(p+SuffixPassBefore, sortedSum(before)/math.Max(float64(flagged), 1), flagged)
-		add(p+SuffixPassAfter, sortedSum(after)/math.Max(float64(flagged), 1), flagged)
-		add(p+SuffixWorse, float64(worse), repaired)
-		add(p+SuffixBetter, float64(better), repaired)
 	}
-	return out
+	n := len(flagged)
+	w.add(p+SuffixFlagged, float64(n), n)
+	w.add(p+SuffixRepaired, float64(repaired), n)
+	w.add(p+SuffixRepairedRate, ratio(repaired, n), n)
+	w.add(p+SuffixPassBefore, sortedSum(before)/math.Max(float64(n), 1), n)
+	w.add(p+SuffixPassAfter, sortedSum(after)/math.Max(float64(n), 1), n)
+	w.add(p+SuffixWorse, float64(worse), repaired)
+	w.add(p+SuffixBetter, float64(better), repaired)
 }
 
 // sortedSum adds xs in ascending order (sorting xs): the rows of a key come in

@@ -44,10 +44,10 @@ func (a *ScoreAcc) Merge(o *ScoreAcc) {
 	a.Tasks = append(a.Tasks, o.Tasks...)
 }
 
-// Scores is Aggregate of the tasks added, in one order whatever the order they
+// ScoreRows is Aggregate of the tasks added, in one order whatever the order they
 // came in: by direction, problem and corpus (Aggregate sorts by direction and
 // problem, keeping ties in input order).
-func (a *ScoreAcc) Scores(run string) []schemas.ScoreRow {
+func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow {
 	if len(a.Tasks) == 0 {
 		return nil
 	}

@@ -109,7 +109,7 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 			parts[i].Merge(parts[i+1])
 			parts = append(parts[:i+1], parts[i+2:]...)
 		}
-		if err := sameEffScores(parts[0].Scores("r"), want); err != nil {
+		if err := sameEffScores(parts[0].ScoreRows("r"), want); err != nil {
 			t.Fatalf("trial %d (%d tasks): %v", trial, len(outs), err)
 		}
 		for _, o := range parts[0].Tasks {
@@ -123,7 +123,7 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 	if rows < 12*50 {
 		t.Errorf("only %d score rows in 12 trials: the outcomes score too little", rows)
 	}
-	if (&ScoreAcc{}).Scores("r") != nil {
+	if (&ScoreAcc{}).ScoreRows("r") != nil {
 		t.Error("scores from no tasks")
 	}
 }

@@ -92,6 +92,9 @@ func (a *ScoreAcc) Merge(o *ScoreAcc) {
 	}
 }
 
+// ScoreRows are the score rows of what was added, for its key (Scores of a.Key).
+func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(run, a.Key) }
+
 // Scores are Score's rows of the groups added, for key k.
 func (a *ScoreAcc) Scores(run string, k score.Key) []schemas.ScoreRow {
 	if a.Groups == 0 {

@@ -60,6 +60,9 @@ func (a *ScoreAcc) Merge(o *ScoreAcc) {
 	}
 }
 
+// ScoreRows are the score rows of what was added, for its key (Scores of a.Key).
+func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(run, a.Key) }
+
 // Scores are Score's rows of the rows added, for key k; none without rows (as the
 // Score stage gave none for a key without rows).
 func (a *ScoreAcc) Scores(run string, k score.Key) []schemas.ScoreRow {

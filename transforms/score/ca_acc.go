@@ -169,6 +169,9 @@ func (a *CAAcc) Merge(o *CAAcc) {
 	}
 }
 
+// ScoreRows are the score rows of what was added, for its key (Scores of a.Key).
+func (a *CAAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(run, a.Key) }
+
 // Scores are the CA and pass-rate scores of the rows added, for key k (see CA).
 func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 	// A group is scored when it has sample-0 problems (a group with other samples
