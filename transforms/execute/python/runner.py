@@ -670,8 +670,8 @@ def read_spill(fd, spilled):
 def wait_child(pid, wall, spill, spilled):
     """Waits for the child, killing it when a test runs past wall (plus a grace
     second: the child's own interval timers should stop it first), and reads its pipe
-    spill into spilled meanwhile. Returns (status, killed, cpu, wall): the CPU and
-    wall seconds since the child's last test (or its top level) began."""
+    spill into spilled meanwhile. Returns (status, killed, cpu_ns, wall_ns): the CPU
+    and wall time since the child's last test (or its top level) began."""
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -709,10 +709,15 @@ def wait_child(pid, wall, spill, spilled):
 
 
 def used_since(ru):
-    """The CPU and wall seconds a child that ended with rusage ru used since the start of
-    the test it was on (its progress in SHARED)."""
+    """The CPU and wall nanoseconds a child that ended with rusage ru used since the
+    start of the test it was on, by its progress in SHARED. The candidate can write
+    there: a figure that is not a plausible duration (NaN, negative, over a day) is 0."""
     _, since, cpu0 = get_progress()
-    return max(0.0, ru.ru_utime + ru.ru_stime - cpu0), max(0.0, time.monotonic() - since)
+    return plausible_ns(ru.ru_utime + ru.ru_stime - cpu0), plausible_ns(time.monotonic() - since)
+
+
+def plausible_ns(seconds):
+    return int(seconds * 1e9) if 0.0 <= seconds < 86400.0 else 0
 
 
 # Sources up to this size are compiled by the server (see run_candidate).
@@ -850,7 +855,7 @@ def run_candidate(job, cand, prepared):
                 os._exit(rc)
         os.close(SPILL_W)
         spilled = []
-        status, killed, cpu, used_wall = wait_child(pid, wall, spill, spilled)
+        status, killed, cpu_ns, wall_ns = wait_child(pid, wall, spill, spilled)
         try:
             os.killpg(pid, signal.SIGKILL)  # processes the candidate forked
         except OSError:
@@ -884,7 +889,7 @@ def run_candidate(job, cand, prepared):
             # The test it stopped on carries what it used, in the timing columns (the
             # error stays the same from run to run); those after it were not run.
             reply('{"c":%d,"t":%d,"s":"timeout","e":"time limit exceeded","cpu_ns":%d,"wall_ns":%d}' % (
-                ci, cur, int(cpu * 1e9), int(used_wall * 1e9)))
+                ci, cur, cpu_ns, wall_ns))
             for t in range(cur + 1, ntests):
                 reply('{"c":%d,"t":%d,"s":"timeout","e":"time limit exceeded"}' % (ci, t))
             break
