@@ -347,21 +347,27 @@ func corpora(t *testing.T) string {
 // TestForgedProgress: a candidate that writes impossible figures into its progress
 // (what the runner's watchdog and the timeout row's times are read from) and then
 // loops gets a timeout with no time, and the worker goes on to the next candidate.
+// Those that stop their own interval timers first are left to the watchdog.
 func TestForgedProgress(t *testing.T) {
 	e := newEngine(t)
-	forge := func(since, cpu string) string {
-		return "import sys\ndef f(x):\n    m = sys.modules['__main__']\n" +
-			"    m.PROGRESS.pack_into(m.SHARED, 0, 0, " + since + ", " + cpu + ")\n    while True:\n        pass"
+	forge := func(since, cpu string, stopTimers bool) string {
+		code := "import sys, signal\ndef f(x):\n    m = sys.modules['__main__']\n" +
+			"    m.PROGRESS.pack_into(m.SHARED, 0, 0, " + since + ", " + cpu + ")\n"
+		if stopTimers {
+			code += "    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.setitimer(signal.ITIMER_PROF, 0)\n"
+		}
+		return code + "    while True:\n        pass"
 	}
 	b := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: quick,
 		Candidates: []execute.Candidate{
-			{ID: "inf", Code: forge("float('-inf')", "float('-inf')")},
-			{ID: "nan", Code: forge("float('nan')", "float('nan')")},
-			{ID: "huge", Code: forge("-1e300", "-1e300")},
+			{ID: "inf", Code: forge("float('-inf')", "float('-inf')", true)},
+			{ID: "nan", Code: forge("float('nan')", "float('nan')", true)},
+			{ID: "huge", Code: forge("-1e300", "-1e300", true)},
+			{ID: "future", Code: forge("float('inf')", "float('inf')", false)}, // its CPU timer stops it
 			{ID: "after", Code: "def f(x):\n    return x + 1"},
 		}}
 	res := run(t, e, b)
-	for _, r := range res[:3] {
+	for _, r := range res[:4] {
 		tr := r.Tests[0]
 		if r.Status != schemas.StatusTimeout || tr.Status != schemas.StatusTimeout {
 			t.Errorf("%s: %s %s (%s), want a timeout", r.CandidateID, r.Status, tr.Status, tr.Error)
@@ -372,7 +378,7 @@ func TestForgedProgress(t *testing.T) {
 			t.Errorf("%s: CPU %v, wall %v from a forged progress, want 0", r.CandidateID, tr.CPUTime, tr.WallTime)
 		}
 	}
-	if r := res[3]; r.Status != schemas.StatusOK || r.Tests[1].Output != "3" {
+	if r := res[4]; r.Status != schemas.StatusOK || r.Tests[1].Output != "3" {
 		t.Errorf("after: %s %s %+v", r.Status, r.Detail, r.Tests)
 	}
 }

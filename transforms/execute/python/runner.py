@@ -682,8 +682,10 @@ def wait_child(pid, wall, spill, spilled):
     try:
         while True:
             _, since, _ = get_progress()
-            left = since + wall + 1.0 - time.monotonic()
-            if left <= 0:
+            # The candidate can write since: NaN kills it (as a timeout), and no wait
+            # is longer than a test's (an infinite one would make select raise).
+            left = min(since + wall + 1.0 - time.monotonic(), wall + 1.0)
+            if not left > 0:
                 os.kill(pid, signal.SIGKILL)
                 killed = True
                 break
