@@ -11,7 +11,8 @@ import (
 func init() { register.Function3x0(flattenEffScores) }
 
 // EfficiencyScore aggregates the outcomes per direction and pooled
-// (keyEffOutcome) with a combiner over efficiency.ScoreAcc (one slim record per task: Aggregate needs every task) and keeps each key's rows.
+// (keyEffOutcome) with a combiner over efficiency.ScoreAcc (one slim record per
+// task: Aggregate needs every task) and keeps each key's rows.
 func EfficiencyScore(s beam.Scope, run string, outs beam.PCollection) beam.PCollection {
 	s = s.Scope("Score")
 	keyed := beam.ParDo(s, keyEffOutcome, outs)
