@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"transmute/schemas"
+	"transmute/transforms/score/scoretest"
 )
 
 // randomScore is a consistency score as Algorithm 1 gives, with the cases a
@@ -71,23 +72,6 @@ func randomCons(rng *rand.Rand) ([]schemas.ConsistencyRow, []schemas.RepairRow) 
 	return rows, reps
 }
 
-func sameConsScores(a, b []schemas.ScoreRow) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d rows, want %d", len(a), len(b))
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
-			return fmt.Errorf("row %d: %s = %v, want %v", i, x.Metric, x.Value, y.Value)
-		}
-		x.Value, y.Value = 0, 0
-		if x != y {
-			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
-		}
-	}
-	return nil
-}
-
 var consKey = Key{Translator: "t", Corpus: "c", SrcLang: "java", TgtLang: "python"}
 
 // TestScoreAccEqualsScore: one accumulator over a key's pairs and repairs gives
@@ -99,7 +83,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 		want := Score("r", consKey, rows, reps)
 		var a ScoreAcc
 		a.Add(Group{Key: consKey, Results: rows, Repairs: reps})
-		if err := sameConsScores(a.Scores("r", consKey), want); err != nil {
+		if err := scoretest.Same(a.Scores("r", consKey), want); err != nil {
 			t.Fatalf("trial %d (%d pairs, %d repairs): %v", trial, len(rows), len(reps), err)
 		}
 	}
@@ -109,7 +93,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 	// A key with repairs but no pairs still has its rows, as before.
 	var a ScoreAcc
 	a.Add(Group{Key: consKey})
-	if err := sameConsScores(a.Scores("r", consKey), Score("r", consKey, nil, nil)); err != nil {
+	if err := scoretest.Same(a.Scores("r", consKey), Score("r", consKey, nil, nil)); err != nil {
 		t.Error("empty key:", err)
 	}
 }
@@ -140,7 +124,7 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 		if !parts[0].Seen || parts[0].Key != consKey {
 			t.Fatalf("trial %d: key %+v", trial, parts[0].Key)
 		}
-		if err := sameConsScores(parts[0].Scores("r", consKey), want); err != nil {
+		if err := scoretest.Same(parts[0].Scores("r", consKey), want); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
 	}
@@ -167,7 +151,7 @@ func TestScoreAccGob(t *testing.T) {
 	if b.Pairs != len(rows) || len(b.Problems) == 0 {
 		t.Fatalf("decoded %d pairs, %d problems", b.Pairs, len(b.Problems))
 	}
-	if err := sameConsScores(b.Scores("r", consKey), Score("r", consKey, rows, reps)); err != nil {
+	if err := scoretest.Same(b.Scores("r", consKey), Score("r", consKey, rows, reps)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"transmute/schemas"
+	"transmute/transforms/score/scoretest"
 )
 
 // randomOutcomes makes scored task outcomes over two directions: translators that
@@ -59,23 +59,6 @@ func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 	return outs
 }
 
-func sameEffScores(a, b []schemas.ScoreRow) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d rows, want %d", len(a), len(b))
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
-			return fmt.Errorf("row %d: %s %s %s = %v, want %v", i, x.Translator, x.SrcLang, x.Metric, x.Value, y.Value)
-		}
-		x.Value, y.Value = 0, 0
-		if x != y {
-			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
-		}
-	}
-	return nil
-}
-
 // TestScoreAccEqualsAggregate: the accumulator's slim task records, added in any
 // order, dealt into accumulators merged in a random tree, give exactly
 // Aggregate's rows on the same outcomes (Beyond, medians, bootstrap intervals,
@@ -109,7 +92,7 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 			parts[i].Merge(parts[i+1])
 			parts = append(parts[:i+1], parts[i+2:]...)
 		}
-		if err := sameEffScores(parts[0].ScoreRows("r"), want); err != nil {
+		if err := scoretest.Same(parts[0].ScoreRows("r"), want); err != nil {
 			t.Fatalf("trial %d (%d tasks): %v", trial, len(outs), err)
 		}
 		for _, o := range parts[0].Tasks {

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"transmute/schemas"
 	"transmute/transforms/score"
+	"transmute/transforms/score/scoretest"
 )
 
 // randomGroups makes the groups of one key as Execute does: one per problem, with
@@ -50,25 +50,6 @@ func randomGroups(rng *rand.Rand, tgt string) []Group {
 	return gs
 }
 
-// sameScores compares score rows field by field, floats by their bits.
-func sameScores(a, b []schemas.ScoreRow) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d rows, want %d", len(a), len(b))
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
-			return fmt.Errorf("row %d: %s = %v (%x), want %v (%x)", i, x.Metric,
-				x.Value, math.Float64bits(x.Value), y.Value, math.Float64bits(y.Value))
-		}
-		x.Value, y.Value = 0, 0
-		if x != y {
-			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
-		}
-	}
-	return nil
-}
-
 // hasMetric reports whether rows have a row of metric m.
 func hasMetric(rows []schemas.ScoreRow, m schemas.Metric) bool {
 	for _, r := range rows {
@@ -96,7 +77,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 			t.Fatalf("trial %d: key %+v, want %+v", trial, a.Key, k)
 		}
 		got := a.Scores("r", k)
-		if err := sameScores(got, want); err != nil {
+		if err := scoretest.Same(got, want); err != nil {
 			t.Fatalf("trial %d (%d groups): %v", trial, len(gs), err)
 		}
 		if hasMetric(got, schemas.MetricCorrPearsonMTSCA) {
@@ -140,7 +121,7 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 		if parts[0].Key != k || parts[0].Groups != len(gs) {
 			t.Fatalf("trial %d: key %+v, %d groups; want %+v, %d", trial, parts[0].Key, parts[0].Groups, k, len(gs))
 		}
-		if err := sameScores(parts[0].Scores("r", k), want); err != nil {
+		if err := scoretest.Same(parts[0].Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d (%d groups): %v", trial, len(gs), err)
 		}
 	}
@@ -166,7 +147,7 @@ func TestScoreAccGob(t *testing.T) {
 	if err := gob.NewDecoder(&buf).Decode(&b); err != nil {
 		t.Fatal(err)
 	}
-	if err := sameScores(b.Scores("r", k), a.Scores("r", k)); err != nil {
+	if err := scoretest.Same(b.Scores("r", k), a.Scores("r", k)); err != nil {
 		t.Fatal("decoded:", err)
 	}
 	var rest ScoreAcc
@@ -174,7 +155,7 @@ func TestScoreAccGob(t *testing.T) {
 		rest.Add(g)
 	}
 	b.Merge(&rest)
-	if err := sameScores(b.Scores("r", k), Score("r", k, gs)); err != nil {
+	if err := scoretest.Same(b.Scores("r", k), Score("r", k, gs)); err != nil {
 		t.Fatal("decoded and merged:", err)
 	}
 }

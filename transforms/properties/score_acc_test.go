@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"transmute/schemas"
 	"transmute/transforms/score"
+	"transmute/transforms/score/scoretest"
 )
 
 // randomPropRows makes result rows of one key: instances of random properties
@@ -26,19 +26,6 @@ func randomPropRows(rng *rand.Rand) []schemas.PropertyResultRow {
 			ProblemID: fmt.Sprint("P", rng.IntN(20)), Property: name, Violated: rng.IntN(5) == 0})
 	}
 	return rows
-}
-
-func samePropScores(a, b []schemas.ScoreRow) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d rows, want %d", len(a), len(b))
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if math.Float64bits(x.Value) != math.Float64bits(y.Value) || !reflect.DeepEqual(x, y) {
-			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
-		}
-	}
-	return nil
 }
 
 // TestScoreAccEqualsScore: one accumulator over a key's rows (any order) gives
@@ -57,7 +44,7 @@ func TestScoreAccEqualsScore(t *testing.T) {
 			t.Fatalf("key %+v, want %+v", a.Key, k)
 		}
 		got := a.Scores("r", k)
-		if err := samePropScores(got, want); err != nil {
+		if err := scoretest.Same(got, want); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
 		tv := 0
@@ -97,7 +84,7 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 			parts[i].Merge(parts[i+1])
 			parts = append(parts[:i+1], parts[i+2:]...)
 		}
-		if err := samePropScores(parts[0].Scores("r", k), want); err != nil {
+		if err := scoretest.Same(parts[0].Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
 	}
@@ -122,7 +109,7 @@ func TestScoreAccGob(t *testing.T) {
 	if !reflect.DeepEqual(a, b) || b.Rows != len(rows) {
 		t.Fatalf("decoded %+v, want %+v", b, a)
 	}
-	if err := samePropScores(b.Scores("r", a.Key), Score("r", a.Key, rows)); err != nil {
+	if err := scoretest.Same(b.Scores("r", a.Key), Score("r", a.Key, rows)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,11 +2,11 @@ package score
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"transmute/schemas"
+	"transmute/transforms/score/scoretest"
 )
 
 // randomRows makes the result rows of one key as the Execute stage does: per
@@ -47,25 +47,6 @@ func randomRows(rng *rand.Rand, tgt string) []schemas.ResultRow {
 	return rows
 }
 
-// sameScores compares score rows field by field, floats by their bits.
-func sameScores(a, b []schemas.ScoreRow) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d rows, want %d", len(a), len(b))
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
-			return fmt.Errorf("row %d: %s/%s/%s = %v (%x), want %v (%x)", i, x.Oracle, x.Subset, x.Metric,
-				x.Value, math.Float64bits(x.Value), y.Value, math.Float64bits(y.Value))
-		}
-		x.Value, y.Value = 0, 0
-		if x != y {
-			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
-		}
-	}
-	return nil
-}
-
 // TestCAAccMergeAnySplit: the rows of a key dealt at random (any order) into
 // accumulators that are merged in a random order give exactly CA's scores on all
 // rows, to the last bit, as a runner's combiner lifting does.
@@ -96,7 +77,7 @@ func TestCAAccMergeAnySplit(t *testing.T) {
 		if parts[0].Key != k {
 			t.Fatalf("trial %d: key %+v, want %+v", trial, parts[0].Key, k)
 		}
-		if err := sameScores(parts[0].Scores("r", k), want); err != nil {
+		if err := scoretest.Same(parts[0].Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d (%d rows): %v", trial, len(rows), err)
 		}
 	}
@@ -114,10 +95,10 @@ func TestCAAccMergeEmpty(t *testing.T) {
 	empty.Merge(&a)
 	empty.Merge(&CAAcc{})
 	a.Merge(&CAAcc{})
-	if err := sameScores(empty.Scores("r", k), CA("r", k, rows)); err != nil {
+	if err := scoretest.Same(empty.Scores("r", k), CA("r", k, rows)); err != nil {
 		t.Error("merged into empty:", err)
 	}
-	if err := sameScores(a.Scores("r", k), CA("r", k, rows)); err != nil {
+	if err := scoretest.Same(a.Scores("r", k), CA("r", k, rows)); err != nil {
 		t.Error("merged from:", err)
 	}
 	if len((&CAAcc{}).Scores("r", k)) != 0 {

@@ -1,0 +1,30 @@
+// Package scoretest compares score rows for the tests of the score accumulators:
+// an accumulator must give its batch scorer's rows to the last bit.
+package scoretest
+
+import (
+	"fmt"
+	"math"
+
+	"transmute/schemas"
+)
+
+// Same returns the first difference between the rows a and want, field by field,
+// floats by their bits (so a NaN equals a NaN of the same bits), or nil.
+func Same(a, want []schemas.ScoreRow) error {
+	if len(a) != len(want) {
+		return fmt.Errorf("%d rows, want %d", len(a), len(want))
+	}
+	for i := range a {
+		x, y := a[i], want[i]
+		if math.Float64bits(x.Value) != math.Float64bits(y.Value) {
+			return fmt.Errorf("row %d: %s %s-%s %s/%s/%s = %v (%x), want %v (%x)", i, x.Translator, x.SrcLang, x.TgtLang,
+				x.Oracle, x.Subset, x.Metric, x.Value, math.Float64bits(x.Value), y.Value, math.Float64bits(y.Value))
+		}
+		x.Value, y.Value = 0, 0
+		if x != y {
+			return fmt.Errorf("row %d: %+v, want %+v", i, x, y)
+		}
+	}
+	return nil
+}
