@@ -308,19 +308,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 							SrcLang: task.SrcLang, TgtLang: task.TgtLang, Sample: x.tr.Sample, Oracle: o.name,
 							TestIndex: t.Index, LangDependent: t.LangDependent, ProgramStatus: progStatus,
 							Status: score.NoTranslation, Nondeterministic: nondet[o.lang][t.Index]}
-						if ti < len(gold.Tests) {
-							row.OracleStatus = gold.Tests[ti].Status
-							row.Expected = gold.Tests[ti].Output
-						}
-						if ran && ti < len(r.Tests) {
-							row.Status = r.Tests[ti].Status
-							row.Actual = r.Tests[ti].Output
-							if row.Status != schemas.StatusOK {
-								row.Actual = r.Tests[ti].Error
-							}
-						}
-						row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
-							values.Equal(ret, row.Expected, row.Actual, e.Tolerance)
+						score.JudgeTest(&row, ti, gold, r, ran, ret, e.Tolerance)
 						row.MatchCppConversions = row.Match
 						if !row.Match && task.TgtLang == schemas.Cpp && o.name == score.OracleTargetGold &&
 							row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK {

@@ -441,19 +441,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 					row := schemas.ResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, SrcLang: d.src,
 						TgtLang: d.tgt, Oracle: score.OracleSource, TestIndex: test.Index, LangDependent: test.LangDependent,
 						ProgramStatus: prog, Status: score.NoTranslation}
-					if ti < len(srcOrig.Tests) {
-						row.OracleStatus = srcOrig.Tests[ti].Status
-						row.Expected = srcOrig.Tests[ti].Output
-					}
-					if ran && ti < len(r.Tests) {
-						row.Status = r.Tests[ti].Status
-						row.Actual = r.Tests[ti].Output
-						if row.Status != schemas.StatusOK {
-							row.Actual = r.Tests[ti].Error
-						}
-					}
-					row.Match = row.OracleStatus == schemas.StatusOK && row.Status == schemas.StatusOK &&
-						values.Equal(ret, row.Expected, row.Actual, m.Tolerance)
+					score.JudgeTest(&row, ti, srcOrig, r, ran, ret, m.Tolerance)
 					caRows[gk] = append(caRows[gk], row)
 				}
 			}
