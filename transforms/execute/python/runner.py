@@ -417,6 +417,8 @@ def child(job, cand, src, code, name, start, big):
 
     def run_tests():
         for t in range(start, ntests):
+            # With the CPU used so far, which a timeout row's figure is counted from
+            # (the progress past a test needs none: the next test's comes at once).
             set_progress(t, process_time())
             line = None
             try:
@@ -424,7 +426,7 @@ def child(job, cand, src, code, name, start, big):
                 args = [conv(raw[i], b, d) for i, (b, d) in enumerate(types)]
             except Exception as e:  # bad test data: not the candidate's fault
                 emit({"c": ci, "t": t, "s": "infra_error", "e": "bad arguments: " + describe(e)})
-                set_progress(t + 1, process_time())
+                set_progress(t + 1)
                 continue
             setitimer(REAL, wall)
             setitimer(PROF, cpu)
@@ -460,7 +462,7 @@ def child(job, cand, src, code, name, start, big):
                     emit(line)
             except (ValueError, TypeError, OverflowError) as e:
                 emit({"c": ci, "t": t, "s": "exception", "e": describe(e)})
-            set_progress(t + 1, process_time())
+            set_progress(t + 1)
 
     if job.stack <= 0:
         run_tests()
