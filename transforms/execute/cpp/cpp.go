@@ -28,7 +28,8 @@
 // child per candidate; when the child dies on test k (a signal, a timeout), test k
 // gets its status and a new child goes on from test k+1 (after MaxConsecutiveTimeouts
 // timeouts in a row, the rest are timeouts unrun).
-// Batch.Limits.CPUTime and WallTime bound each test (interval timers in the program);
+// Batch.Limits.CPUTime and WallTime bound each test (a CPU-clock timer and an
+// interval timer in the program);
 // MemoryBytes is the program's address space.
 package cpp
 
@@ -753,7 +754,9 @@ func (r *groupRun) serverLimits(p program) sandbox.Limits {
 	for k, g := range p.cands {
 		st, _ := r.of(g)
 		n := time.Duration(st.bi.ntests)
-		cpu := st.lim.CPUTime*n + time.Second
+		// a backstop behind each test's CPU timer: RLIMIT_CPU counts ticks, which a
+		// busy machine charges a running program beyond its CPU, hence twice
+		cpu := 2*st.lim.CPUTime*n + time.Second
 		mem := st.lim.MemoryBytes + stackOf(st.lim)
 		if k == 0 {
 			lim = st.lim

@@ -25,6 +25,7 @@ import (
 var langs = []string{schemas.Java, schemas.Python, schemas.Cpp}
 
 func TestMain(m *testing.M) {
+	testenv.RunWaker()
 	sandbox.Init()
 	// a secret the parent holds from the start; hostile candidates must not see it
 	os.Setenv(secretEnv, fmt.Sprintf("s3cr3t-%d-value", os.Getpid()))

@@ -26,7 +26,7 @@
 // reaped. Stats counts workers started and reused.
 //
 // Limits: Batch.Limits.CPUTime and WallTime bound each test (defaults from
-// sandbox.DefaultLimits), enforced in the children (interval timers, RLIMIT_CPU) and by
+// sandbox.DefaultLimits), enforced in the children (a CPU-clock timer, an interval timer, RLIMIT_CPU) and by
 // the server's wall-time watchdog; a worker as a whole only gets generous limits (an
 // hour of CPU, hours of wall time), and the engine kills it when a job prints nothing
 // for (WallTime+2s) x (tests+2) x candidates + 10s. MemoryBytes is the address space

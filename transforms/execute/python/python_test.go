@@ -184,7 +184,7 @@ func TestFailures(t *testing.T) {
 			}
 		}
 		cpu, wall := r.Tests[first].CPUTime, r.Tests[first].WallTime
-		ok := cpu >= 900*time.Millisecond || wall >= 1900*time.Millisecond
+		ok := cpu >= 990*time.Millisecond || wall >= 1900*time.Millisecond
 		if id == "sleep" {
 			ok = cpu < 500*time.Millisecond && wall >= 1900*time.Millisecond
 		}

@@ -48,6 +48,7 @@ instead of copying it; the tests run on the main thread unless they need the big
 
 import builtins
 import contextvars
+import ctypes
 import gc
 import _json
 import math
@@ -306,6 +307,49 @@ NULL_OUT = open(os.devnull, "w")
 NULL_ERR = open(os.devnull, "w")
 
 
+# A test's CPU limit is a POSIX timer on the process's CPU clock, made in each child
+# (fork does not copy timers). It counts what the scheduler counts, as the reported
+# cpu_ns do; ITIMER_PROF, the fallback, counts a whole tick for whoever runs when the
+# tick comes, and beside short-lived tasks fired at 0.66 of the CPU it was set to
+# (docs/runs/2026-11-26-cpu-timers.md).
+class Sigevent(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_void_p), ("signo", ctypes.c_int), ("notify", ctypes.c_int),
+                ("rest", ctypes.c_byte * 48)]
+
+
+class Itimerspec(ctypes.Structure):
+    _fields_ = [("interval_s", ctypes.c_long), ("interval_ns", ctypes.c_long),
+                ("value_s", ctypes.c_long), ("value_ns", ctypes.c_long)]
+
+
+try:
+    LIBC = ctypes.CDLL(None, use_errno=True)
+    TIMER_CREATE = LIBC.timer_create
+    TIMER_CREATE.argtypes = (ctypes.c_int, ctypes.POINTER(Sigevent), ctypes.POINTER(ctypes.c_void_p))
+    TIMER_SETTIME = LIBC.timer_settime
+    TIMER_SETTIME.argtypes = (ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(Itimerspec), ctypes.c_void_p)
+except (OSError, AttributeError):
+    TIMER_CREATE = TIMER_SETTIME = None
+CLOCK_PROCESS_CPUTIME_ID = 2
+SIGEV_SIGNAL = 0
+
+
+def cpu_timer(seconds):
+    """Returns (arm, disarm) for a CPU limit of seconds on this process (0: none): arm
+    starts it afresh, and when it runs out the process dies of SIGPROF."""
+    if TIMER_CREATE is not None:
+        ev = Sigevent(signo=signal.SIGPROF, notify=SIGEV_SIGNAL)
+        tid = ctypes.c_void_p()
+        if TIMER_CREATE(CLOCK_PROCESS_CPUTIME_ID, ctypes.byref(ev), ctypes.byref(tid)) == 0:
+            ns = max(int(seconds * 1e9), 0)
+            on = ctypes.byref(Itimerspec(0, 0, ns // 10**9, ns % 10**9))
+            off = ctypes.byref(Itimerspec())
+            settime = TIMER_SETTIME
+            return (lambda: settime(tid, 0, on, None)), (lambda: settime(tid, 0, off, None))
+    setitimer, PROF = signal.setitimer, signal.ITIMER_PROF
+    return (lambda: setitimer(PROF, seconds)), (lambda: setitimer(PROF, 0))
+
+
 def child(job, cand, src, code, name, start, big):
     """Runs in the forked child: runs the candidate's source src (compiling it unless the
     server did: code) and tests from start, on a thread with a stack of job.stack bytes
@@ -321,7 +365,7 @@ def child(job, cand, src, code, name, start, big):
     getpid = os.getpid
     write = os.write
     setitimer = signal.setitimer
-    REAL, PROF = signal.ITIMER_REAL, signal.ITIMER_PROF
+    REAL = signal.ITIMER_REAL
 
     def leave_if_forked():
         # A process the candidate forked must not go on to report results: it
@@ -363,8 +407,11 @@ def child(job, cand, src, code, name, start, big):
     cpu = job.cpu
     wall = job.wall
     ntests = job.ntests
+    arm_cpu, disarm_cpu = cpu_timer(cpu)
     try:
-        total_cpu = int(math.ceil(cpu * (ntests - start) + 1))
+        # A backstop for a candidate that stops its timer; RLIMIT_CPU counts ticks as
+        # ITIMER_PROF does, hence twice the tests' limits.
+        total_cpu = int(math.ceil(2 * cpu * (ntests - start) + 1))
         if CPU_HARD == resource.RLIM_INFINITY or total_cpu < CPU_HARD:
             resource.setrlimit(resource.RLIMIT_CPU, (total_cpu, CPU_HARD))
     except (ValueError, OSError):
@@ -374,7 +421,7 @@ def child(job, cand, src, code, name, start, big):
     entry = cand.get("entry")
     # The candidate's top level runs under the first test's watchdog.
     setitimer(REAL, wall)
-    setitimer(PROF, cpu)
+    arm_cpu()
     if code is None:
         try:
             code = compile(src, "<candidate>", "exec")
@@ -402,7 +449,7 @@ def child(job, cand, src, code, name, start, big):
         return
     leave_if_forked()
     setitimer(REAL, 0)
-    setitimer(PROF, 0)
+    disarm_cpu()
     if start == 0:
         emit_raw('{"c":%d,"compile":"ok"}' % ci)
 
@@ -429,7 +476,7 @@ def child(job, cand, src, code, name, start, big):
                 set_progress(t + 1)
                 continue
             setitimer(REAL, wall)
-            setitimer(PROF, cpu)
+            arm_cpu()
             c0 = cpu_ns()
             w0 = wall_ns()
             try:
@@ -437,7 +484,7 @@ def child(job, cand, src, code, name, start, big):
                 w1 = wall_ns()
                 c1 = cpu_ns()
                 setitimer(REAL, 0)
-                setitimer(PROF, 0)
+                disarm_cpu()
                 out = []
                 enc([args[i] for i in arrays] if void else rv, out)
                 v = "".join(out)
@@ -448,11 +495,11 @@ def child(job, cand, src, code, name, start, big):
                         ci, t, v, c1 - c0, w1 - w0)
             except MemoryError as e:
                 setitimer(REAL, 0)
-                setitimer(PROF, 0)
+                disarm_cpu()
                 line = {"c": ci, "t": t, "s": "memory_limit", "e": describe(e)}
             except BaseException as e:
                 setitimer(REAL, 0)
-                setitimer(PROF, 0)
+                disarm_cpu()
                 line = {"c": ci, "t": t, "s": "exception", "e": describe(e)}
             leave_if_forked()
             try:

@@ -1,0 +1,51 @@
+package enginetest
+
+import (
+	"testing"
+	"time"
+
+	"transmute/internal/testenv"
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/sandbox"
+)
+
+// loops are candidates that never return.
+var loops = map[string]string{
+	schemas.Java:   "static int f(int x) { while (true) { x = x * 31 + 7; } }",
+	schemas.Python: "def f(x):\n    while True:\n        x = x * 31 % 1000003",
+	schemas.Cpp:    "int f(int x) { volatile int y = x; while (true) { y = y * 31 + 7; } }",
+}
+
+// TestCPULimitOnBusyMachine: a test stopped at its CPU limit has used that much CPU,
+// also while short-lived tasks keep the machine busy. An interval timer
+// (ITIMER_PROF) counts a whole tick for whoever runs when the tick comes; beside such
+// tasks it fired at 0.66 to 0.9 of the CPU it was set to, so a candidate that needed
+// 0.7 s of a 1 s limit could time out.
+func TestCPULimitOnBusyMachine(t *testing.T) {
+	const limit = 500 * time.Millisecond
+	testenv.BusyMachine(t, 6)
+	for _, lang := range langs {
+		t.Run(lang, func(t *testing.T) {
+			e := openEngine(t, lang)
+			b := execute.Batch{ProblemID: "cpulimit", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
+				Returns: "int", Tests: []schemas.Test{{Index: 0, Args: "[3]"}},
+				Limits:     sandbox.Limits{CPUTime: limit, WallTime: 30 * time.Second, MemoryBytes: 512 << 20},
+				Candidates: []execute.Candidate{{ID: "loop", Code: loops[lang], Entry: "f"}}}
+			for k := 0; k < 3; k++ {
+				start := time.Now()
+				r := runBatch(t, e, b)[0]
+				tr := r.Tests[0]
+				if tr.Status != schemas.StatusTimeout {
+					t.Fatalf("run %d: %s %+v, want a timeout", k, r.Status, tr)
+				}
+				t.Logf("run %d: stopped at %v of CPU (limit %v) after %v", k, tr.CPUTime, limit, time.Since(start).Round(time.Millisecond))
+				// a few ms short at most: the engines' own CPU figures start a little
+				// after their timers do
+				if tr.CPUTime < limit-10*time.Millisecond {
+					t.Errorf("run %d: timed out at %v of CPU, limit %v", k, tr.CPUTime, limit)
+				}
+			}
+		})
+	}
+}
