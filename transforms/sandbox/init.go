@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -84,6 +85,7 @@ type initStatus struct {
 	SysNS       int64    `json:",omitempty"` // tree system CPU, ns
 	MaxRSSKB    int64    `json:",omitempty"`
 	WallTimeout bool     `json:",omitempty"`
+	CPUTimeout  bool     `json:",omitempty"` // killed by the init at Limits.CPUTime
 	Active      []string `json:",omitempty"` // protections that took effect (probe)
 }
 
@@ -362,9 +364,13 @@ func initMain(probe bool) int {
 		<-term
 		killTree()
 	}()
-	var timedOut atomic.Bool
+	var timedOut, cpuOut atomic.Bool
 	timer := time.AfterFunc(l.WallTime-time.Since(start), func() {
 		timedOut.Store(true)
+		killTree()
+	})
+	stopCPU := cpuLimitTimer(pid, l.CPUTime, func() {
+		cpuOut.Store(true)
 		killTree()
 	})
 	var ws syscall.WaitStatus
@@ -381,6 +387,7 @@ func initMain(probe bool) int {
 		if wpid == pid {
 			ws, targetDone = s, true
 			timer.Stop()
+			stopCPU()
 		}
 		if targetDone {
 			killTree() // orphans and daemons die with the target
@@ -395,8 +402,74 @@ func initMain(probe bool) int {
 		SysNS:       ru.Stime.Nano(),
 		MaxRSSKB:    ru.Maxrss,
 		WallTimeout: timedOut.Load(),
+		CPUTimeout:  cpuOut.Load(),
 	})
 	return 0
+}
+
+// sigevent is the kernel's struct sigevent.
+type sigevent struct {
+	value  uintptr
+	signo  int32
+	notify int32
+	_      [48]byte
+}
+
+// cpuLimitTimer calls expired once the process pid has used limit of CPU time since
+// it started, and returns a stop function to call once pid has ended (or is about
+// to be reaped). It is a POSIX timer on pid's CPU clock, which counts what the
+// scheduler counts: RLIMIT_CPU counts a whole tick for whoever runs when the tick
+// comes, and beside short-lived tasks fired at 0.66 to 0.9 of the CPU it was set to
+// (docs/runs/2026-11-26-cpu-timers.md); it stays as a backstop (rlimitCPU). Without
+// the timer (it could not be made), stop does nothing.
+func cpuLimitTimer(pid int, limit time.Duration, expired func()) (stop func()) {
+	if limit <= 0 {
+		return func() {}
+	}
+	// CPUCLOCK_SCHED of the process pid (MAKE_PROCESS_CPUCLOCK in the kernel)
+	clock := int32(^uint32(pid)<<3 | 2)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR2)
+	ev := sigevent{signo: int32(syscall.SIGUSR2), notify: 0 /* SIGEV_SIGNAL */}
+	var id int32
+	if _, _, e := syscall.RawSyscall(unix.SYS_TIMER_CREATE, uintptr(clock),
+		uintptr(unsafe.Pointer(&ev)), uintptr(unsafe.Pointer(&id))); e != 0 {
+		signal.Stop(sig)
+		return func() {}
+	}
+	at := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(limit))}
+	const timerAbstime = 1 // at, on the clock, not from now: the CPU counts from pid's start
+	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMER_SETTIME, uintptr(id), timerAbstime,
+		uintptr(unsafe.Pointer(&at)), 0, 0, 0); e != 0 {
+		syscall.RawSyscall(unix.SYS_TIMER_DELETE, uintptr(id), 0, 0)
+		signal.Stop(sig)
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-sig:
+			}
+			// The program may send the signal too (as the same user, or to a PID
+			// namespace's init, which has a handler): only the clock counts.
+			var ts unix.Timespec
+			if unix.ClockGettime(clock, &ts) == nil && time.Duration(ts.Nano()) >= limit {
+				expired()
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(done)
+			syscall.RawSyscall(unix.SYS_TIMER_DELETE, uintptr(id), 0, 0)
+			signal.Stop(sig)
+		})
+	}
 }
 
 // homeTasks maps cgroup "tasks" files under /sys/fs/cgroup/<controller>/ to
@@ -458,8 +531,16 @@ func setFIFO(prio int) error {
 	return nil
 }
 
+// rlimitCPU is the RLIMIT_CPU of a sandbox with limits l, in seconds: a backstop
+// behind the init's timer on the program's CPU clock (cpuLimitTimer), as RLIMIT_CPU
+// counts ticks, which a busy machine charges a running program beyond its CPU; it
+// also bounds each process the program starts.
+func rlimitCPU(l Limits) uint64 {
+	return uint64((2*l.CPUTime+time.Second-1)/time.Second) + 1
+}
+
 func setRlimits(l Limits, nproc int) error {
-	cpu := uint64((l.CPUTime + time.Second - 1) / time.Second)
+	cpu := rlimitCPU(l)
 	set := []struct {
 		res int
 		v   uint64

@@ -432,10 +432,14 @@ func (lc *launch) finish(werr error) (Outcome, error) {
 	if ws.Signaled() {
 		o.ExitCode = -1
 		o.Signal = ws.Signal().String()
-		// RLIMIT_CPU (whole seconds) kills with SIGKILL; rusage can read a
-		// little below the kernel's own count, hence the margin.
-		cpuLimit := (lc.limits.CPUTime + time.Second - 1) / time.Second * time.Second
-		o.CPUTimeout = ws.Signal() == syscall.SIGXCPU ||
+		// The init kills at the CPU limit and says so; RLIMIT_CPU (whole seconds; in
+		// the legacy mode the limit itself) kills with SIGKILL, and counts ticks, which
+		// can be above the CPU rusage reads, hence the margin.
+		cpuLimit := time.Duration(rlimitCPU(lc.limits)) * time.Second
+		if lc.caps.legacy {
+			cpuLimit = (lc.limits.CPUTime + time.Second - 1) / time.Second * time.Second
+		}
+		o.CPUTimeout = st.CPUTimeout || ws.Signal() == syscall.SIGXCPU ||
 			(ws.Signal() == syscall.SIGKILL && !o.WallTimeout && !o.MemoryExceeded && o.CPUTime >= cpuLimit*8/10)
 	} else {
 		o.ExitCode = ws.ExitStatus()

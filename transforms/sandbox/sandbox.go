@@ -14,7 +14,7 @@ import (
 
 // Limits bound one sandboxed process (and everything it starts).
 type Limits struct {
-	CPUTime       time.Duration // RLIMIT_CPU, rounded up to seconds; 0 = default
+	CPUTime       time.Duration // the program's CPU (the init's timer; RLIMIT_CPU twice that, rounded up, behind it); 0 = default
 	WallTime      time.Duration // killed after this; 0 = default
 	MemoryBytes   int64         // address space (or cgroup memory when AddressSpace is false); 0 = default
 	MaxProcs      int           // processes/threads; 0 = default
@@ -102,7 +102,7 @@ type Outcome struct {
 	WallTime                         time.Duration
 	MaxRSSKB                         int64
 	WallTimeout                      bool // killed at Limits.WallTime
-	CPUTimeout                       bool // hit RLIMIT_CPU
+	CPUTimeout                       bool // killed at Limits.CPUTime (or by RLIMIT_CPU)
 	MemoryExceeded                   bool // a cgroup OOM kill, where cgroups are active
 }
 
