@@ -754,9 +754,9 @@ func (r *groupRun) serverLimits(p program) sandbox.Limits {
 	for k, g := range p.cands {
 		st, _ := r.of(g)
 		n := time.Duration(st.bi.ntests)
-		// a backstop behind each test's CPU timer: RLIMIT_CPU counts ticks, which a
-		// busy machine charges a running program beyond its CPU, hence twice
-		cpu := 2*st.lim.CPUTime*n + time.Second
+		// each child's RLIMIT_CPU, a backstop behind its tests' CPU timers, is the
+		// sandbox's: twice this (RLIMIT_CPU counts ticks; see sandbox.rlimitCPU)
+		cpu := st.lim.CPUTime*n + time.Second
 		mem := st.lim.MemoryBytes + stackOf(st.lim)
 		if k == 0 {
 			lim = st.lim
