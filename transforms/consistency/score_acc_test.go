@@ -116,15 +116,11 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 		for _, i := range rng.Perm(len(reps)) {
 			parts[rng.IntN(len(parts))].Add(Group{Key: consKey, Repairs: reps[i : i+1]})
 		}
-		for len(parts) > 1 {
-			i := rng.IntN(len(parts) - 1)
-			parts[i].Merge(parts[i+1])
-			parts = append(parts[:i+1], parts[i+2:]...)
+		acc := scoretest.MergeTree(rng, parts)
+		if !acc.Seen || acc.Key != consKey {
+			t.Fatalf("trial %d: key %+v", trial, acc.Key)
 		}
-		if !parts[0].Seen || parts[0].Key != consKey {
-			t.Fatalf("trial %d: key %+v", trial, parts[0].Key)
-		}
-		if err := scoretest.Same(parts[0].Scores("r", consKey), want); err != nil {
+		if err := scoretest.Same(acc.Scores("r", consKey), want); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
 	}

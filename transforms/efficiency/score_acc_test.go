@@ -87,15 +87,11 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 			t.Fatal(err)
 		}
 		parts[0] = dec
-		for len(parts) > 1 {
-			i := rng.IntN(len(parts) - 1)
-			parts[i].Merge(parts[i+1])
-			parts = append(parts[:i+1], parts[i+2:]...)
-		}
-		if err := scoretest.Same(parts[0].ScoreRows("r"), want); err != nil {
+		acc := scoretest.MergeTree(rng, parts)
+		if err := scoretest.Same(acc.ScoreRows("r"), want); err != nil {
 			t.Fatalf("trial %d (%d tasks): %v", trial, len(outs), err)
 		}
-		for _, o := range parts[0].Tasks {
+		for _, o := range acc.Tasks {
 			for _, p := range o.Profiles {
 				if p.Detail != "" || p.MeasuredFrom != "" || p.RSSMeanKB != 0 {
 					t.Fatalf("profile not slimmed: %+v", p)

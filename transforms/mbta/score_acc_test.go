@@ -108,20 +108,11 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 		for _, i := range rng.Perm(len(gs)) {
 			parts[rng.IntN(len(parts))].Add(gs[i])
 		}
-		for len(parts) > 1 {
-			i := rng.IntN(len(parts) - 1)
-			if rng.IntN(2) == 0 {
-				parts[i].Merge(parts[i+1])
-			} else {
-				parts[i+1].Merge(parts[i])
-				parts[i] = parts[i+1]
-			}
-			parts = append(parts[:i+1], parts[i+2:]...)
+		acc := scoretest.MergeTree(rng, parts)
+		if acc.Key != k || acc.Groups != len(gs) {
+			t.Fatalf("trial %d: key %+v, %d groups; want %+v, %d", trial, acc.Key, acc.Groups, k, len(gs))
 		}
-		if parts[0].Key != k || parts[0].Groups != len(gs) {
-			t.Fatalf("trial %d: key %+v, %d groups; want %+v, %d", trial, parts[0].Key, parts[0].Groups, k, len(gs))
-		}
-		if err := scoretest.Same(parts[0].Scores("r", k), want); err != nil {
+		if err := scoretest.Same(acc.Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d (%d groups): %v", trial, len(gs), err)
 		}
 	}

@@ -67,17 +67,11 @@ func TestCAAccMergeAnySplit(t *testing.T) {
 		for _, i := range rng.Perm(len(rows)) {
 			parts[rng.IntN(len(parts))].Add(rows[i])
 		}
-		// merge random pairs until one is left (a tree of merges, as bundles and
-		// workers give)
-		for len(parts) > 1 {
-			i := rng.IntN(len(parts) - 1)
-			parts[i].Merge(parts[i+1])
-			parts = append(parts[:i+1], parts[i+2:]...)
+		acc := scoretest.MergeTree(rng, parts)
+		if acc.Key != k {
+			t.Fatalf("trial %d: key %+v, want %+v", trial, acc.Key, k)
 		}
-		if parts[0].Key != k {
-			t.Fatalf("trial %d: key %+v, want %+v", trial, parts[0].Key, k)
-		}
-		if err := scoretest.Same(parts[0].Scores("r", k), want); err != nil {
+		if err := scoretest.Same(acc.Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d (%d rows): %v", trial, len(rows), err)
 		}
 	}

@@ -5,6 +5,7 @@ package scoretest
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"transmute/schemas"
 )
@@ -27,4 +28,22 @@ func Same(a, want []schemas.ScoreRow) error {
 		}
 	}
 	return nil
+}
+
+// MergeTree merges parts into one by merging random neighbours, either into the
+// other, until one is left (a tree of merges, as bundles and workers give), and
+// returns it.
+func MergeTree[A interface{ Merge(A) }](rng *rand.Rand, parts []A) A {
+	parts = append([]A(nil), parts...)
+	for len(parts) > 1 {
+		i := rng.IntN(len(parts) - 1)
+		if rng.IntN(2) == 0 {
+			parts[i].Merge(parts[i+1])
+		} else {
+			parts[i+1].Merge(parts[i])
+			parts[i] = parts[i+1]
+		}
+		parts = append(parts[:i+1], parts[i+2:]...)
+	}
+	return parts[0]
 }
