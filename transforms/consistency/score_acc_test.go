@@ -1,8 +1,6 @@
 package consistency
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -136,14 +134,7 @@ func TestScoreAccGob(t *testing.T) {
 	}
 	var a ScoreAcc
 	a.Add(Group{Key: consKey, Results: rows, Repairs: reps})
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&a); err != nil {
-		t.Fatal(err)
-	}
-	var b ScoreAcc
-	if err := gob.NewDecoder(&buf).Decode(&b); err != nil {
-		t.Fatal(err)
-	}
+	b := scoretest.GobCopy(t, &a)
 	if b.Pairs != len(rows) || len(b.Problems) == 0 {
 		t.Fatalf("decoded %d pairs, %d problems", b.Pairs, len(b.Problems))
 	}

@@ -1,8 +1,6 @@
 package efficiency
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -78,15 +76,7 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 			parts[rng.IntN(len(parts))].Add(outs[i])
 		}
 		// one part goes through the coder, as between workers
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(parts[0]); err != nil {
-			t.Fatal(err)
-		}
-		dec := &ScoreAcc{}
-		if err := gob.NewDecoder(&buf).Decode(dec); err != nil {
-			t.Fatal(err)
-		}
-		parts[0] = dec
+		parts[0] = scoretest.GobCopy(t, parts[0])
 		acc := scoretest.MergeTree(rng, parts)
 		if err := scoretest.Same(acc.ScoreRows("r"), want); err != nil {
 			t.Fatalf("trial %d (%d tasks): %v", trial, len(outs), err)

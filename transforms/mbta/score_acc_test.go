@@ -1,8 +1,6 @@
 package mbta
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -130,14 +128,7 @@ func TestScoreAccGob(t *testing.T) {
 	for _, g := range gs[:len(gs)/2] {
 		a.Add(g)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&a); err != nil {
-		t.Fatal(err)
-	}
-	var b ScoreAcc
-	if err := gob.NewDecoder(&buf).Decode(&b); err != nil {
-		t.Fatal(err)
-	}
+	b := scoretest.GobCopy(t, &a)
 	if err := scoretest.Same(b.Scores("r", k), a.Scores("r", k)); err != nil {
 		t.Fatal("decoded:", err)
 	}

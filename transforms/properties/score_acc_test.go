@@ -1,8 +1,6 @@
 package properties
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -93,15 +91,8 @@ func TestScoreAccGob(t *testing.T) {
 	for _, r := range rows {
 		a.Add(r)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&a); err != nil {
-		t.Fatal(err)
-	}
-	var b ScoreAcc
-	if err := gob.NewDecoder(&buf).Decode(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(a, b) || b.Rows != len(rows) {
+	b := scoretest.GobCopy(t, &a)
+	if !reflect.DeepEqual(a, *b) || b.Rows != len(rows) {
 		t.Fatalf("decoded %+v, want %+v", b, a)
 	}
 	if err := scoretest.Same(b.Scores("r", a.Key), Score("r", a.Key, rows)); err != nil {

@@ -3,9 +3,12 @@
 package scoretest
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"transmute/schemas"
 )
@@ -46,4 +49,19 @@ func MergeTree[A interface{ Merge(A) }](rng *rand.Rand, parts []A) A {
 		parts = append(parts[:i+1], parts[i+2:]...)
 	}
 	return parts[0]
+}
+
+// GobCopy returns a's copy through gob, the coder the pipeline registers for the
+// accumulators (as between workers); it fails tb when either way fails.
+func GobCopy[A any](tb testing.TB, a *A) *A {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(a); err != nil {
+		tb.Fatal(err)
+	}
+	b := new(A)
+	if err := gob.NewDecoder(&buf).Decode(b); err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }
