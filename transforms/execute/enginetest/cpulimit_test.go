@@ -10,13 +10,6 @@ import (
 	"transmute/transforms/sandbox"
 )
 
-// loops are candidates that never return.
-var loops = map[string]string{
-	schemas.Java:   "static int f(int x) { while (true) { x = x * 31 + 7; } }",
-	schemas.Python: "def f(x):\n    while True:\n        x = x * 31 % 1000003",
-	schemas.Cpp:    "int f(int x) { volatile int y = x; while (true) { y = y * 31 + 7; } }",
-}
-
 // TestCPULimitOnBusyMachine: a test stopped at its CPU limit has used that much CPU,
 // also while short-lived tasks keep the machine busy. An interval timer
 // (ITIMER_PROF) counts a whole tick for whoever runs when the tick comes; beside such
@@ -31,7 +24,7 @@ func TestCPULimitOnBusyMachine(t *testing.T) {
 			b := execute.Batch{ProblemID: "cpulimit", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
 				Returns: "int", Tests: []schemas.Test{{Index: 0, Args: "[3]"}},
 				Limits:     sandbox.Limits{CPUTime: limit, WallTime: 30 * time.Second, MemoryBytes: 512 << 20},
-				Candidates: []execute.Candidate{{ID: "loop", Code: loops[lang], Entry: "f"}}}
+				Candidates: []execute.Candidate{{ID: "loop", Code: hostileCode(t, lang, "infinite_loop"), Entry: "f"}}}
 			for k := 0; k < 3; k++ {
 				start := time.Now()
 				r := runBatch(t, e, b)[0]
@@ -48,4 +41,16 @@ func TestCPULimitOnBusyMachine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostileCode is the code of the hostile candidate name for lang.
+func hostileCode(tb testing.TB, lang, name string) string {
+	tb.Helper()
+	for _, h := range hostiles[lang] {
+		if h.name == name {
+			return h.code
+		}
+	}
+	tb.Fatalf("no hostile candidate %q for %s", name, lang)
+	return ""
 }
