@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -67,12 +68,11 @@ func RunWaker() {
 	}
 }
 
-var spinSink int
-
 func spin(n int) {
 	x := 0
 	for i := 0; i < n; i++ {
 		x += i ^ (x >> 3)
 	}
-	spinSink = x
+	// KeepAlive keeps the compiler from dropping the loop as dead code.
+	runtime.KeepAlive(x)
 }

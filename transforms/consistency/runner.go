@@ -502,15 +502,6 @@ func passRate(ret values.Type, tol values.Tolerance, src, got []Outcome) float64
 	}, len(src))
 }
 
-func variantByID(vs []Variant, id string) Variant {
-	for _, v := range vs {
-		if v.ID == id {
-			return v
-		}
-	}
-	return Variant{}
-}
-
 func summaryRow(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) schemas.ExecutionRow {
 	row := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
 		Translator: translator, Lang: lang, Status: r.Status, TestIndex: -1, TestStatus: r.Status,

@@ -174,8 +174,6 @@ type group struct {
 	diffs                       bool // bootstrap RUBY - BLEU and the best metric's lead
 }
 
-func dirKey(r schemas.SimilarityRow) string { return r.SrcLang + "->" + r.TgtLang }
-
 // Analyze computes the correlation and count rows of the analysis: per scope, each
 // metric against CA and pass with Spearman, Kendall tau-b and Pearson (bootstrap
 // intervals over all translations and per direction; point values per translator
