@@ -320,6 +320,7 @@ func run() error {
 	// child processes); the output's lock and staging are released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
+	hideRunnerLogs(runCtx, *verbose)
 	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
 	if err := checkInputs(ctx, c); err != nil {
 		return err
