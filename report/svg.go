@@ -130,3 +130,69 @@ func heat(v float64) string {
 	v = math.Min(math.Max(v, 0), 1)
 	return fmt.Sprintf("hsl(%.0f,65%%,78%%)", 120*v)
 }
+
+// Intervals draws one estimate per label as a dot on [0, 1] with its interval as a
+// bar, e.g. pass rates with their Wilson intervals.
+func Intervals(title string, labels []string, est, lo, hi []float64) string {
+	const left, right = 230.0, 60.0
+	w := plotW + 160
+	h := 18*float64(len(labels)) + 46
+	x := func(v float64) float64 { return left + math.Min(math.Max(v, 0), 1)*(w-left-right) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, w, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="22" x2="%.1f" y2="%.0f" stroke="#ddd"/><text x="%.1f" y="%.0f" class="l" text-anchor="middle">%s</text>`,
+			x(t), x(t), h-18, x(t), h-6, num(t))
+	}
+	for i, l := range labels {
+		y := 30 + 18*float64(i)
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-6, y+4, html.EscapeString(l))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#4a7ab7" stroke-width="2"/>`, x(lo[i]), y, x(hi[i]), y)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.0f" r="4" fill="#c0504d"><title>%s: %s [%s, %s]</title></circle>`,
+			x(est[i]), y, html.EscapeString(l), num(est[i]), num(lo[i]), num(hi[i]))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" class="l">%s</text>`, w-right+6, y+4, num(est[i]))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// Stacked draws one horizontal bar per label, split into the series' counts.
+func Stacked(title string, labels, series []string, colors []string, counts [][]float64) string {
+	const left = 230.0
+	w := plotW + 160
+	h := 18*float64(len(labels)) + 50
+	maxT := 0.0
+	for _, c := range counts {
+		t := 0.0
+		for _, v := range c {
+			t += v
+		}
+		maxT = math.Max(maxT, t)
+	}
+	if maxT == 0 {
+		maxT = 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, w, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	for i, l := range labels {
+		y := 24 + 18*float64(i)
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-6, y+11, html.EscapeString(l))
+		at := left
+		for j, v := range counts[i] {
+			bw := (w - left - 20) * v / maxT
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.0f" width="%.1f" height="14" fill="%s"><title>%s: %s %s</title></rect>`,
+				at, y, bw, colors[j], html.EscapeString(l), html.EscapeString(series[j]), num(v))
+			at += bw
+		}
+	}
+	at := 4.0
+	for j, s := range series {
+		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f" class="l">%s</text>`,
+			at, h-14, colors[j], at+14, h-5, html.EscapeString(s))
+		at += 24 + 6.5*float64(len(s))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
