@@ -232,10 +232,10 @@ func correctness(p *page, r *Run) {
 	idx := scoreIndex(r)
 	covs := Coverages(r.Scores, r.Translations)
 	cas := caByCell(outcomes(r))
-	p.f("<h2>Correctness</h2><p>Per translator and direction (subset all) against each oracle: the source function (cross-language) and the target gold. " +
-		"<b>pass</b> is the share of all problems whose translation passes every test, with its Wilson 95%% interval; " +
-		"<b>pass/attempted</b> the share of the translated problems; <b>CA</b> (ca_overall) the share of tests whose output equals the oracle's, " +
-		"with a 95%% bootstrap interval over problems (%d resamples, seeded); <b>coverage</b> the problems translated of those asked for; " +
+	p.f("<h2>Correctness</h2><p>Per translator and direction (subset all) against each oracle: the source function (cross-language) and the target gold. "+
+		"<b>pass</b> is the share of all problems whose translation passes every test, with its Wilson 95%% interval; "+
+		"<b>pass/attempted</b> the share of the translated problems; <b>CA</b> (ca_overall) the share of tests whose output equals the oracle's, "+
+		"with a 95%% bootstrap interval over problems (%d resamples, seeded); <b>coverage</b> the problems translated of those asked for; "+
 		"n the problems scored. Cells are coloured from red (pass 0) to green (1).</p>", caResamples)
 	cs := cells(r, schemas.MetricPassRate)
 	dirs := map[string]bool{}

@@ -2,10 +2,10 @@ package report
 
 import (
 	"bytes"
-	"math"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 

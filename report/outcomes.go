@@ -140,9 +140,9 @@ func bootstrapCA(tests, matched []int, seed uint64) (lo, hi float64, ok bool) {
 // caByCell gathers each cell and oracle's per-problem tests and matches, in problem
 // order (the bootstrap's input and the CA histogram's).
 type caSample struct {
-	problems        []string
-	tests, matched  []int
-	perProblemCA    []float64
+	problems       []string
+	tests, matched []int
+	perProblemCA   []float64
 }
 
 func caByCell(outs map[outcomeKey]*outcome) map[scoreKeyCell]*caSample {
