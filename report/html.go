@@ -92,7 +92,7 @@ nav a{margin-right:1em}section{margin-top:2em}table{border-collapse:collapse;mar
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}td.n{text-align:right}pre{background:#f7f7f7;padding:.5em;overflow:auto;max-height:24em}
 .t{font-weight:bold;font-size:12px}.l{font-size:11px}svg{margin:.5em 1em .5em 0;background:#fff}
-.plots{display:flex;flex-wrap:wrap}.warn{color:#b00;font-weight:bold}details{margin:.3em 0}.del{background:#fdd}.ins{background:#dfd}`
+.plots{display:flex;flex-wrap:wrap}.warn{color:#b00;font-weight:bold}td.cc{white-space:nowrap;font-size:12px}.ci{color:#555}details{margin:.3em 0}.del{background:#fdd}.ins{background:#dfd}`
 
 // Write renders r as one self-contained HTML page.
 func Write(w io.Writer, r *Run) error {
@@ -269,16 +269,17 @@ func correctness(p *page, r *Run) {
 				}
 				l, h := wilson(int64(math.Round(pr.Value*float64(pr.N))), pr.N)
 				labels, est, lo, hi = append(labels, t+" "+d), append(est, pr.Value), append(lo, l), append(hi, h)
-				text := fmt.Sprintf("pass %s [%s, %s]", num(pr.Value), num(l), num(h))
+				text := fmt.Sprintf("pass %s %s", num(pr.Value), interval(l, h))
 				cov, haveCov := covs[c]
-				if v, n, ok := passAttempted(idx, c, oracle, cov, haveCov); ok {
+				// Over the attempted problems, when that is not all of them.
+				if v, n, ok := passAttempted(idx, c, oracle, cov, haveCov); ok && (n != pr.N || v != pr.Value) {
 					text += fmt.Sprintf("<br>pass/attempted %s (%d)", num(v), n)
 				}
 				if ca, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricCAOverall}]; ok {
 					text += "<br>CA " + num(ca.Value)
 					if s := cas[scoreKeyCell{c, oracle}]; s != nil {
 						if l, h, ok := bootstrapCA(s.tests, s.matched, seedOf(scoreKeyCell{c, oracle})); ok {
-							text += fmt.Sprintf(" [%s, %s]", num(l), num(h))
+							text += " " + interval(l, h)
 						}
 					}
 				}
@@ -295,7 +296,7 @@ func correctness(p *page, r *Run) {
 						text += fmt.Sprintf("<br>pass@%d %s", k, num(s.Value))
 					}
 				}
-				p.f(`<td style="background:%s" title="%s">%s</td>`, heat(pr.Value), esc(t+" "+d), text)
+				p.f(`<td class=cc style="background:%s" title="%s">%s</td>`, heat(pr.Value), esc(t+" "+d), text)
 			}
 			p.f("</tr>")
 		}
@@ -427,6 +428,12 @@ func mbtaSection(p *page, r *Run) {
 		}
 		p.f("%s</div>", Scatter("MTS against CA, Spearman ρ = "+rho, "CA", "MTS", pts))
 	}
+}
+
+// interval is a 95% interval as the correctness cells show it, two decimals, quieter
+// than the estimate.
+func interval(lo, hi float64) string {
+	return fmt.Sprintf("<span class=ci>[%.2f, %.2f]</span>", lo, hi)
 }
 
 func orDash(v float64, ok bool) string {
@@ -709,7 +716,7 @@ func failuresSection(p *page, r *Run) {
 	if len(fs) > MaxFailures {
 		p.f("; the first %d are shown", MaxFailures)
 	}
-	p.f(". %d problems had no translation to run (untranslated): they are counted, not listed. Each failure has an anchor: the source, the translation, the first failing test and a diff against the target gold.</p>", untranslated)
+	p.f(". Problems without a translation to run (untranslated): %d, counted, not listed. Each failure has an anchor: the source, the translation, the first failing test and a diff against the target gold.</p>", untranslated)
 	var kl []string
 	var kc [][]float64
 	for _, k := range []string{OutcomeWrongAnswer, OutcomeRuntime, OutcomeTimeout, OutcomeOther, OutcomeCompile} {

@@ -89,7 +89,8 @@ func TestWriteSmallRun(t *testing.T) {
 	page := buf.String()
 	for _, want := range []string{
 		`<section id="overview">`, `<td>ingest</td><td>bad signature</td><td class=n>2</td>`,
-		`pass 1 [0.207, 1]<br>`, `pass 0 [0, 0.793]<br>`, `<br>CA 1 [1, 1]<br>n 1`, `<br>CA 0 [0, 0]<br>n 1`, `pass@1 0.25`,
+		`pass 1 <span class=ci>[0.21, 1.00]</span><br>`, `pass 0 <span class=ci>[0.00, 0.79]</span><br>`,
+		`<br>CA 1 <span class=ci>[1.00, 1.00]</span><br>n 1`, `<br>CA 0 <span class=ci>[0.00, 0.00]</span><br>n 1`, `pass@1 0.25`,
 		`<svg`, `aria-label="pass against target_gold with Wilson 95% intervals"`, `aria-label="CA per problem, bad (target_gold)"`,
 		`<tr data-dir="java-python" data-oracle="target_gold" data-status="wrong_answer pass">`,
 		`ADD: test 0 wrong answer</summary>`,
@@ -221,7 +222,7 @@ func TestFailuresOrder(t *testing.T) {
 	if !strings.Contains(page, "D_WRONG: test 1 wrong answer</summary>") || strings.Contains(page, " ok</summary>") {
 		t.Errorf("the wrong answer's label:\n%s", page)
 	}
-	if strings.Contains(page, "A1") || !strings.Contains(page, "3 problems had no translation to run") {
+	if strings.Contains(page, "A1") || !strings.Contains(page, "Problems without a translation to run (untranslated): 3,") {
 		t.Errorf("untranslated problems listed or not counted:\n%s", page)
 	}
 }
