@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"io"
 	"log/slog"
+	"os"
 )
 
 // quietLogs filters the runner's slog lines (Prism's job service, staging, the SDK
@@ -14,11 +16,19 @@ type quietLogs struct {
 	inner   slog.Handler
 	ctx     context.Context
 	verbose bool
+	// clear: stderr is a terminal, where the progress line is redrawn in place; a log
+	// line first erases it, so that it starts at the left margin (the meter redraws
+	// below it at its next update).
+	clear io.Writer
 }
 
 // hideRunnerLogs puts quietLogs in front of the default slog handler.
 func hideRunnerLogs(ctx context.Context, verbose bool) {
-	slog.SetDefault(slog.New(quietLogs{inner: slog.Default().Handler(), ctx: ctx, verbose: verbose}))
+	q := quietLogs{inner: slog.Default().Handler(), ctx: ctx, verbose: verbose}
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		q.clear = os.Stderr
+	}
+	slog.SetDefault(slog.New(q))
 }
 
 func (q quietLogs) Enabled(ctx context.Context, l slog.Level) bool {
@@ -32,13 +42,18 @@ func (q quietLogs) Handle(ctx context.Context, r slog.Record) error {
 	if !q.Enabled(ctx, r.Level) { // a caller may skip Enabled
 		return nil
 	}
+	if q.clear != nil {
+		io.WriteString(q.clear, "\r\033[K")
+	}
 	return q.inner.Handle(ctx, r)
 }
 
 func (q quietLogs) WithAttrs(as []slog.Attr) slog.Handler {
-	return quietLogs{inner: q.inner.WithAttrs(as), ctx: q.ctx, verbose: q.verbose}
+	q.inner = q.inner.WithAttrs(as)
+	return q
 }
 
 func (q quietLogs) WithGroup(name string) slog.Handler {
-	return quietLogs{inner: q.inner.WithGroup(name), ctx: q.ctx, verbose: q.verbose}
+	q.inner = q.inner.WithGroup(name)
+	return q
 }

@@ -31,3 +31,15 @@ func TestQuietLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestLogLineClearsProgress: on a terminal a log line first erases the progress line
+// it would otherwise be appended to ("ETA 6m11stime=...").
+func TestLogLineClearsProgress(t *testing.T) {
+	var buf bytes.Buffer
+	l := slog.New(quietLogs{inner: slog.NewTextHandler(&buf, nil), ctx: context.Background(), clear: &buf})
+	buf.WriteString("[transmute evaluate] 4/30 problems (13%), 16s, ETA 1m44s")
+	l.Warn("slow bundle")
+	if !strings.Contains(buf.String(), "ETA 1m44s\r\033[Ktime=") {
+		t.Errorf("the log line does not erase the progress line first: %q", buf.String())
+	}
+}
