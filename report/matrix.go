@@ -139,14 +139,12 @@ func summarySection(p *page, r *Run) {
 	if len(labels) == 0 {
 		return
 	}
-	// Two bars per translator and direction, one per denominator.
-	var l2 []string
-	var v2 []float64
-	for i, l := range labels {
-		l2 = append(l2, l+" (all)", l+" (attempted)")
-		v2 = append(v2, vals[i][0], vals[i][1])
+	as, bs := make([]float64, len(vals)), make([]float64, len(vals))
+	for i, v := range vals {
+		as[i], bs[i] = v[0], v[1]
 	}
-	p.f("<div class=plots>%s</div>", Bars("pass over all problems and over the attempted ones ("+oracle+")", l2, v2, 1))
+	p.f("<div class=plots>%s</div>", Paired("pass over all problems and over the attempted ones ("+oracle+")", labels, as, bs,
+		"pass/all (untranslated count as failures)", "pass/attempted"))
 }
 
 // coveragePlot shows, per translator and direction, the problems translated, missing
