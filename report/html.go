@@ -273,7 +273,8 @@ func correctness(p *page, r *Run) {
 				cov, haveCov := covs[c]
 				// Over the attempted problems, when that is not all of them.
 				if v, n, ok := passAttempted(idx, c, oracle, cov, haveCov); ok && (n != pr.N || v != pr.Value) {
-					text += fmt.Sprintf("<br>pass/attempted %s (%d)", num(v), n)
+					l, h := wilson(int64(math.Round(v*float64(n))), n)
+					text += fmt.Sprintf("<br>pass/attempted %s %s (%d)", num(v), interval(l, h), n)
 				}
 				if ca, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricCAOverall}]; ok {
 					text += "<br>CA " + num(ca.Value)
@@ -505,7 +506,7 @@ func efficiency(p *page, r *Run) {
 	idx := scoreIndex(r)
 	p.f("<h2>Efficiency (seed 002)</h2>")
 	cs := cells(r, schemas.MetricBeyondTimePass)
-	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
+	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass (Wilson 95%%)</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
 	var pts []Point
 	for _, c := range cs {
 		g := func(m schemas.Metric) (schemas.ScoreRow, bool) {
@@ -526,10 +527,15 @@ func efficiency(p *page, r *Run) {
 		}
 		tasks, _ := g(schemas.MetricTasks)
 		pass, pok := g(schemas.MetricPassRate)
+		passS := orDash(pass.Value, pok)
+		if pok && pass.N > 0 {
+			l, h := wilson(int64(math.Round(pass.Value*float64(pass.N))), pass.N)
+			passS += fmt.Sprintf(" [%.2f, %.2f]", l, h)
+		}
 		bt, _ := g(schemas.MetricBeyondTime)
 		bm, _ := g(schemas.MetricBeyondMem)
 		p.f("<tr><td>%s</td><td>%s→%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td>%s</td><td>%s</td></tr>",
-			esc(c.tr), c.src, c.tgt, num(tasks.Value), orDash(pass.Value, pok), num(bt.Value), num(bm.Value), ci(schemas.MetricBeyondTimePass), ci(schemas.MetricBeyondMemPass))
+			esc(c.tr), c.src, c.tgt, num(tasks.Value), passS, num(bt.Value), num(bm.Value), ci(schemas.MetricBeyondTimePass), ci(schemas.MetricBeyondMemPass))
 		if bp, ok := g(schemas.MetricBeyondTimePass); ok && pok && c.src == "*" {
 			pts = append(pts, Point{X: pass.Value, Y: bp.Value, Label: c.tr})
 		}

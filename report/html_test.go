@@ -247,3 +247,24 @@ func TestIntervals(t *testing.T) {
 		t.Errorf("bootstrapCA = [%v, %v] (again [%v, %v]), CA %v", lo, hi, lo2, hi2, ca)
 	}
 }
+
+// TestCorrectnessCoverage: a translator that translated 3 of 30 problems shows its
+// coverage (marked), and the pass rate over the 3 attempted with its own interval,
+// beside the pass rate over all 30 with its.
+func TestCorrectnessCoverage(t *testing.T) {
+	r := &Run{Scores: coverageScores()}
+	var buf bytes.Buffer
+	correctness(&page{w: &buf}, r)
+	page := buf.String()
+	for _, want := range []string{
+		`pass 0.0667 <span class=ci>[0.02, 0.21]</span><br>pass/attempted 0.667 <span class=ci>[0.21, 0.94]</span> (3)`,
+		`<span class=warn>coverage 3/30</span>`, `<span>coverage 30/30</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("correctness lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "pass 1 <span class=ci>[0.89, 1.00]</span><br>pass/attempted") {
+		t.Error("pass/attempted shown where it equals pass")
+	}
+}
