@@ -15,20 +15,25 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: report
-# The HTML report of the bundled run (make run first): out/run/report/index.html.
-report:
-	$(GO) run ./cmd/report html out/run
-
 .PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report
 
+# Plain `make` builds (the first rule is the default).
 all: build
+
+# The HTML report of the bundled run (make run first): out/run/report/index.html.
+report:
+	@test -f out/run/manifest.json || { echo "make report needs a finished run in out/run (make run first)"; exit 1; }
+	$(GO) run ./cmd/report html out/run
 
 deps:
 	@bash scripts/deps.sh
 
+# The commit goes into the binary twice: Go's VCS stamp (go build in a git work tree)
+# and, for builds outside one (a tarball, -buildvcs=false), this variable (--version).
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := $(if $(COMMIT),-X transmute/internal/version.commit=$(COMMIT))
 build: deps
-	$(GO) build -o $(BIN) ./cmd/launch
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/launch
 	$(GO) build -o bin/transmute-sandbox-init ./transforms/sandbox/cmd/transmute-sandbox-init
 
 # The main job on our bundled corpus: tables under out/run/, a summary on stdout.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -182,6 +183,96 @@ func TestBrowserRendersEverySection(t *testing.T) {
 		if n, err := inkBelow(png, 130); err != nil || n < 200 {
 			t.Errorf("%s: screenshot blank below the title and menu (%d dark pixels, %v)", s, n, err)
 		}
+	}
+}
+
+// evaluateSections are the sections of an evaluate run, each of which has a plot.
+var evaluateSections = map[string]bool{SecOverview: true, SecSummary: true, SecCorrectness: true, SecMatrix: true,
+	SecFidelity: true, SecFailures: true}
+
+// sectionHTML cuts the DOM into its sections.
+func sectionHTML(dom string) map[string]string {
+	out := map[string]string{}
+	for _, part := range strings.Split(dom, `<section id="`)[1:] {
+		id, rest, _ := strings.Cut(part, `"`)
+		out[id] = rest
+	}
+	return out
+}
+
+// clickFilter is put at the end of a copy of the page: once it has loaded, it
+// chooses the outcome in the matrix's outcome filter, as a click on the option
+// does (the value set, a change event dispatched).
+func clickFilter(outcome string) string {
+	return `<script>addEventListener("load",function(){var s=document.querySelector('#matrix-filters select[name="status"]');
+s.value="` + outcome + `";s.dispatchEvent(new Event("change",{bubbles:true}))})</script>`
+}
+
+// matrixRow is a row of the matrix as the DOM serialises it (hidden="" wherever the
+// script put it among the attributes).
+var matrixRow = regexp.MustCompile(`<tr ([^>]*)data-status="([^"]*)"([^>]*)>`)
+
+// TestBrowserMatrixFilter loads the report of a small evaluate run in headless
+// Chromium: every section has an SVG plot, and choosing an outcome in the matrix's
+// filter hides the rows without it and keeps those with it. TRANSMUTE_REPORT tests
+// that report instead (its matrix must have a wrong answer).
+func TestBrowserMatrixFilter(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	var page []byte
+	if p := os.Getenv("TRANSMUTE_REPORT"); p != "" {
+		var err error
+		if page, err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		var buf bytes.Buffer
+		if err := Write(&buf, smallRun(t)); err != nil {
+			t.Fatal(err)
+		}
+		page = buf.Bytes()
+	}
+	if !strings.Contains(string(page), `<section id="correctness">`) {
+		t.Skip("not an evaluate run")
+	}
+	before := load(t, bin, withProbe(t, page, filepath.Join(dir, "plain")), "", "")
+	if len(before.errors) > 0 {
+		t.Errorf("console errors: %v", before.errors)
+	}
+	for id, body := range sectionHTML(before.dom) {
+		if evaluateSections[id] && !strings.Contains(body, "<svg") {
+			t.Errorf("section %s has no SVG plot", id)
+		}
+	}
+	clicked := strings.Replace(string(page), "</body>", clickFilter(OutcomeWrongAnswer)+"</body>", 1)
+	after := load(t, bin, withProbe(t, []byte(clicked), filepath.Join(dir, "clicked")), "", "")
+	if len(after.errors) > 0 {
+		t.Errorf("console errors after the click: %v", after.errors)
+	}
+	count := func(dom string) (shown, hidden, shownWrong int) {
+		for _, m := range matrixRow.FindAllStringSubmatch(dom, -1) {
+			if strings.Contains(m[1]+m[3], "hidden") {
+				hidden++
+				continue
+			}
+			shown++
+			if strings.Contains(" "+m[2]+" ", " "+OutcomeWrongAnswer+" ") {
+				shownWrong++
+			}
+		}
+		return
+	}
+	s0, h0, _ := count(before.dom)
+	s1, h1, w1 := count(after.dom)
+	t.Logf("matrix rows: %d shown before the click; after it %d shown, %d hidden", s0, s1, h1)
+	if h0 != 0 || s0 == 0 {
+		t.Errorf("before the click: %d rows shown, %d hidden; want all shown", s0, h0)
+	}
+	if h1 == 0 || s1 == 0 || w1 != s1 || s1+h1 != s0 {
+		t.Errorf("after choosing %s: %d shown (%d with it), %d hidden of %d", OutcomeWrongAnswer, s1, w1, h1, s0)
+	}
+	if !strings.Contains(after.dom, fmt.Sprintf(`<span id="matrix-shown">%d</span>`, s1)) {
+		t.Errorf("the shown-rows count does not say %d", s1)
 	}
 }
 

@@ -24,6 +24,7 @@ const MaxFailures = 300
 const (
 	SecOverview    = "overview"
 	SecCorrectness = "correctness"
+	SecMatrix      = "matrix"
 	SecMBTA        = "mbta"
 	SecEfficiency  = "efficiency"
 	SecFidelity    = "fidelity"
@@ -39,6 +40,9 @@ func Sections(r *Run) []string {
 	}
 	if hasCA(r) {
 		s = append(s, SecCorrectness)
+		if len(r.Results) > 0 {
+			s = append(s, SecMatrix)
+		}
 	}
 	if len(r.Mutants) > 0 {
 		s = append(s, SecMBTA)
@@ -88,7 +92,7 @@ nav a{margin-right:1em}section{margin-top:2em}table{border-collapse:collapse;mar
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}td.n{text-align:right}pre{background:#f7f7f7;padding:.5em;overflow:auto;max-height:24em}
 .t{font-weight:bold;font-size:12px}.l{font-size:11px}svg{margin:.5em 1em .5em 0;background:#fff}
-.plots{display:flex;flex-wrap:wrap}details{margin:.3em 0}.del{background:#fdd}.ins{background:#dfd}`
+.plots{display:flex;flex-wrap:wrap}.warn{color:#b00;font-weight:bold}td.cc{white-space:nowrap;font-size:12px}.ci{color:#555}details{margin:.3em 0}.del{background:#fdd}.ins{background:#dfd}`
 
 // Write renders r as one self-contained HTML page.
 func Write(w io.Writer, r *Run) error {
@@ -108,6 +112,8 @@ func Write(w io.Writer, r *Run) error {
 			overview(p, r)
 		case SecCorrectness:
 			correctness(p, r)
+		case SecMatrix:
+			matrixSection(p, r)
 		case SecMBTA:
 			mbtaSection(p, r)
 		case SecEfficiency:
@@ -117,7 +123,7 @@ func Write(w io.Writer, r *Run) error {
 		case SecFailures:
 			failuresSection(p, r)
 		case SecSummary:
-			p.f("<h2>Summary</h2><p>As the job printed it (summary.txt).</p><pre>%s</pre>", esc(r.Summary))
+			summarySection(p, r)
 		default:
 			p.f("<h2>%s</h2>", esc(s))
 			for _, g := range r.Extra {
@@ -149,6 +155,9 @@ func overview(p *page, r *Run) {
 	p.f("</table><h3>Versions</h3><table>")
 	for _, k := range sortedKeys(m.Versions) {
 		p.f("<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(m.Versions[k]))
+	}
+	if plot := coveragePlot(r); plot != "" {
+		p.f("</table><h3>Coverage</h3><p>Problems each translator was asked for, per direction: translated, missing (no translation given) and failed to translate. Pass over all problems counts the last two as failures.</p>%s<table>", plot)
 	}
 	p.f("</table><h3>Sandbox protections</h3><p>%s</p><h3>Rows</h3><table>", esc(strings.Join(m.Protections, ", ")))
 	for _, k := range sortedKeys(m.Counts) {
@@ -215,9 +224,19 @@ func cells(r *Run, metric schemas.Metric) []cell {
 	return out
 }
 
+// outcomeColors are the matrix's and the plots' colours per outcome.
+var outcomeColors = map[string]string{OutcomePass: "#9bd69b", OutcomeWrongAnswer: "#e06666", OutcomeRuntime: "#f0a35e",
+	OutcomeTimeout: "#f6c26b", OutcomeOther: "#c9a0dc", OutcomeCompile: "#b4a7d6", OutcomeUntranslated: "#dddddd", OutcomeNoOracle: "#f4f4f4"}
+
 func correctness(p *page, r *Run) {
 	idx := scoreIndex(r)
-	p.f("<h2>Correctness</h2><p>Pass rate and CA (ca_overall) per translator and direction, subset all, against both oracles: the source function (cross-language) and the target gold. Cells are coloured from red (0) to green (1); n is the number of problems.</p>")
+	covs := Coverages(r.Scores, r.Translations)
+	cas := caByCell(outcomes(r))
+	p.f("<h2>Correctness</h2><p>Per translator and direction (subset all) against each oracle: the source function (cross-language) and the target gold. "+
+		"<b>pass</b> is the share of all problems whose translation passes every test, with its Wilson 95%% interval; "+
+		"<b>pass/attempted</b> the share of the translated problems; <b>CA</b> (ca_overall) the share of tests whose output equals the oracle's, "+
+		"with a 95%% bootstrap interval over problems (%d resamples, seeded); <b>coverage</b> the problems translated of those asked for; "+
+		"n the problems scored. Cells are coloured from red (pass 0) to green (1).</p>", caResamples)
 	cs := cells(r, schemas.MetricPassRate)
 	dirs := map[string]bool{}
 	trs := map[string]bool{}
@@ -226,7 +245,9 @@ func correctness(p *page, r *Run) {
 		trs[c.tr+" · "+c.corpus] = true
 	}
 	dl, tl := sortedKeys(dirs), sortedKeys(trs)
-	for _, oracle := range []string{"source", "target_gold"} {
+	for _, oracle := range []string{"target_gold", "source"} {
+		var labels []string
+		var est, lo, hi []float64
 		p.f("<h3>Oracle: %s</h3><table><tr><th>translator · corpus</th>", oracle)
 		for _, d := range dl {
 			p.f("<th>%s</th>", esc(d))
@@ -246,19 +267,61 @@ func correctness(p *page, r *Run) {
 					p.f("<td></td>")
 					continue
 				}
-				ca := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricCAOverall}]
-				extra := ""
-				for _, k := range []int{1, 5, 10} {
-					if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassAt(k)}]; ok {
-						extra += fmt.Sprintf("<br>pass@%d %s", k, num(s.Value))
+				l, h := wilson(int64(math.Round(pr.Value*float64(pr.N))), pr.N)
+				labels, est, lo, hi = append(labels, t+" "+d), append(est, pr.Value), append(lo, l), append(hi, h)
+				text := fmt.Sprintf("pass %s %s", num(pr.Value), interval(l, h))
+				cov, haveCov := covs[c]
+				// Over the attempted problems, when that is not all of them.
+				if v, n, ok := passAttempted(idx, c, oracle, cov, haveCov); ok && (n != pr.N || v != pr.Value) {
+					l, h := wilson(int64(math.Round(v*float64(n))), n)
+					text += fmt.Sprintf("<br>pass/attempted %s %s (%d)", num(v), interval(l, h), n)
+				}
+				if ca, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricCAOverall}]; ok {
+					text += "<br>CA " + num(ca.Value)
+					if s := cas[scoreKeyCell{c, oracle}]; s != nil {
+						if l, h, ok := bootstrapCA(s.tests, s.matched, seedOf(scoreKeyCell{c, oracle})); ok {
+							text += " " + interval(l, h)
+						}
 					}
 				}
-				p.f(`<td style="background:%s" title="%s">pass %s<br>CA %s<br>n %d%s</td>`, heat(pr.Value),
-					esc(t+" "+d), num(pr.Value), num(ca.Value), pr.N, extra)
+				text += fmt.Sprintf("<br>n %d", pr.N)
+				if haveCov {
+					warn := ""
+					if !cov.Complete() {
+						warn = " class=warn"
+					}
+					text += fmt.Sprintf("<br><span%s>coverage %d/%d</span>", warn, cov.Translated, cov.Problems)
+				}
+				for _, k := range []int{1, 5, 10} {
+					if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassAt(k)}]; ok {
+						text += fmt.Sprintf("<br>pass@%d %s", k, num(s.Value))
+					}
+				}
+				p.f(`<td class=cc style="background:%s" title="%s">%s</td>`, heat(pr.Value), esc(t+" "+d), text)
 			}
 			p.f("</tr>")
 		}
 		p.f("</table>")
+		if len(labels) == 0 {
+			continue
+		}
+		// The distribution of CA per problem, one histogram per translator (pooled
+		// over its directions).
+		perTr := map[string][]float64{}
+		for k, s := range cas {
+			if k.oracle == oracle {
+				perTr[k.c.tr] = append(perTr[k.c.tr], s.perProblemCA...)
+			}
+		}
+		p.f("<div class=plots>%s", Intervals("pass against "+oracle+" with Wilson 95% intervals", labels, est, lo, hi))
+		for i, t := range sortedKeys(perTr) {
+			if i >= 12 {
+				p.f("<p>… and %d more translators.</p>", len(perTr)-i)
+				break
+			}
+			p.f("%s", Histogram("CA per problem, "+t+" ("+oracle+")", perTr[t], 10, 0, 1))
+		}
+		p.f("</div>")
 	}
 }
 
@@ -368,6 +431,12 @@ func mbtaSection(p *page, r *Run) {
 	}
 }
 
+// interval is a 95% interval as the correctness cells show it, two decimals, quieter
+// than the estimate.
+func interval(lo, hi float64) string {
+	return fmt.Sprintf("<span class=ci>[%.2f, %.2f]</span>", lo, hi)
+}
+
 func orDash(v float64, ok bool) string {
 	if !ok {
 		return "–"
@@ -437,7 +506,7 @@ func efficiency(p *page, r *Run) {
 	idx := scoreIndex(r)
 	p.f("<h2>Efficiency (seed 002)</h2>")
 	cs := cells(r, schemas.MetricBeyondTimePass)
-	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
+	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass (Wilson 95%%)</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
 	var pts []Point
 	for _, c := range cs {
 		g := func(m schemas.Metric) (schemas.ScoreRow, bool) {
@@ -458,10 +527,15 @@ func efficiency(p *page, r *Run) {
 		}
 		tasks, _ := g(schemas.MetricTasks)
 		pass, pok := g(schemas.MetricPassRate)
+		passS := orDash(pass.Value, pok)
+		if pok && pass.N > 0 {
+			l, h := wilson(int64(math.Round(pass.Value*float64(pass.N))), pass.N)
+			passS += fmt.Sprintf(" [%.2f, %.2f]", l, h)
+		}
 		bt, _ := g(schemas.MetricBeyondTime)
 		bm, _ := g(schemas.MetricBeyondMem)
 		p.f("<tr><td>%s</td><td>%s→%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td>%s</td><td>%s</td></tr>",
-			esc(c.tr), c.src, c.tgt, num(tasks.Value), orDash(pass.Value, pok), num(bt.Value), num(bm.Value), ci(schemas.MetricBeyondTimePass), ci(schemas.MetricBeyondMemPass))
+			esc(c.tr), c.src, c.tgt, num(tasks.Value), passS, num(bt.Value), num(bm.Value), ci(schemas.MetricBeyondTimePass), ci(schemas.MetricBeyondMemPass))
 		if bp, ok := g(schemas.MetricBeyondTimePass); ok && pok && c.src == "*" {
 			pts = append(pts, Point{X: pass.Value, Y: bp.Value, Label: c.tr})
 		}
@@ -517,7 +591,17 @@ func fidelitySection(p *page, r *Run) {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].a+keys[i].b < keys[j].a+keys[j].b })
-	p.f("<h2>Harness fidelity</h2><p>Agreement of the gold functions of two languages, test by test, and the causes of disagreements.</p><table><tr><th>pair</th><th>tests</th><th>agree</th><th>causes</th></tr>")
+	p.f("<h2>Harness fidelity</h2><p>Agreement of the gold functions of two languages, test by test, and the causes of disagreements.</p>")
+	var labels []string
+	var est, lo, hi []float64
+	for _, k := range keys {
+		a := m[k]
+		l, h := wilson(int64(a.agree), int64(a.tests))
+		labels = append(labels, k.a+"–"+k.b)
+		est, lo, hi = append(est, float64(a.agree)/float64(a.tests)), append(lo, l), append(hi, h)
+	}
+	p.f("%s", Intervals("agreement of the golds per language pair, Wilson 95% intervals", labels, est, lo, hi))
+	p.f("<table><tr><th>pair</th><th>tests</th><th>agree</th><th>causes</th></tr>")
 	for _, k := range keys {
 		a := m[k]
 		var cs []string
@@ -550,36 +634,58 @@ func generic(p *page, g Generic) {
 	p.f("</table>")
 }
 
-// failure is one translation (sample 0) that fails a test against the target gold.
+// failure is one translation (sample 0) that fails a test against the failures'
+// oracle.
 type failure struct {
 	tr, corpus, problem, src, tgt string
+	kind                          string
 	first                         schemas.ResultRow
 }
 
-func failures(r *Run) []failure {
-	at := map[string]int{}
-	var out []failure
+// failureOracle is the oracle the failures are listed against: the target gold when
+// the run has one, else the source function.
+func failureOracle(r *Run) string {
 	for _, x := range r.Results {
-		if x.Sample != 0 || x.Oracle != "target_gold" || x.Match || x.OracleStatus != schemas.StatusOK {
+		if x.Oracle == "target_gold" {
+			return "target_gold"
+		}
+	}
+	return "source"
+}
+
+// failures are the sample-0 translations that fail a test, ordered by what they
+// teach (wrong answers, then runtime errors, timeouts, other errors, compile
+// errors), then by translator, direction and problem; untranslated problems are
+// counted apart (untranslated) and not listed.
+func failures(r *Run) []failure {
+	fs, _ := failuresAndUntranslated(r)
+	return fs
+}
+
+func failuresAndUntranslated(r *Run) ([]failure, int) {
+	oracle := failureOracle(r)
+	var out []failure
+	untranslated := 0
+	for k, o := range outcomes(r) {
+		if k.oracle != oracle {
 			continue
 		}
-		k := x.Translator + "|" + x.Corpus + "|" + x.ProblemID + "|" + x.SrcLang + "|" + x.TgtLang
-		i, ok := at[k]
-		if !ok {
-			at[k] = len(out)
-			out = append(out, failure{x.Translator, x.Corpus, x.ProblemID, x.SrcLang, x.TgtLang, x})
-			continue
-		}
-		// Results come in shards: keep the lowest failing test.
-		if x.TestIndex < out[i].first.TestIndex {
-			out[i].first = x
+		switch kind := o.kind(); kind {
+		case OutcomePass, OutcomeNoOracle:
+		case OutcomeUntranslated:
+			untranslated++
+		default:
+			out = append(out, failure{k.tr, k.corpus, k.problem, k.src, k.tgt, kind, o.first})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if outcomeRank[a.kind] != outcomeRank[b.kind] {
+			return outcomeRank[a.kind] < outcomeRank[b.kind]
+		}
 		return a.tr+"\x00"+a.src+a.tgt+a.problem+a.corpus < b.tr+"\x00"+b.src+b.tgt+b.problem+b.corpus
 	})
-	return out
+	return out, untranslated
 }
 
 // Anchor is the id of a failing translation's entry.
@@ -594,7 +700,7 @@ func Anchor(tr, problem, src, tgt string) string {
 }
 
 func failuresSection(p *page, r *Run) {
-	fs := failures(r)
+	fs, untranslated := failuresAndUntranslated(r)
 	probs := map[string]schemas.Problem{}
 	for _, pr := range r.Problems {
 		if _, ok := probs[pr.ID]; !ok || pr.Corpus == "transcoder" {
@@ -607,11 +713,27 @@ func failuresSection(p *page, r *Run) {
 			trs[t.Translator+"|"+t.ProblemID+"|"+t.SrcLang+"|"+t.TgtLang] = t
 		}
 	}
-	p.f("<h2>Failing translations</h2><p>%d translations (sample 0) fail a test against the target gold", len(fs))
+	oracle := failureOracle(r)
+	byKind := map[string]int{}
+	for _, f := range fs {
+		byKind[f.kind]++
+	}
+	p.f("<h2>Failing translations</h2><p>%d translations (sample 0) fail a test against the %s oracle, wrong answers first, then runtime errors, timeouts, other errors and compile errors", len(fs), oracle)
 	if len(fs) > MaxFailures {
 		p.f("; the first %d are shown", MaxFailures)
 	}
-	p.f(". Each has an anchor: the source, the translation, the first failing test and a diff against the target gold.</p>")
+	p.f(". Problems without a translation to run (untranslated): %d, counted, not listed. Each failure has an anchor: the source, the translation, the first failing test and a diff against the target gold.</p>", untranslated)
+	var kl []string
+	var kc [][]float64
+	for _, k := range []string{OutcomeWrongAnswer, OutcomeRuntime, OutcomeTimeout, OutcomeOther, OutcomeCompile} {
+		kl, kc = append(kl, k), append(kc, []float64{float64(byKind[k])})
+	}
+	kl, kc = append(kl, OutcomeUntranslated), append(kc, []float64{float64(untranslated)})
+	vals := make([]float64, len(kc))
+	for i, c := range kc {
+		vals[i] = c[0]
+	}
+	p.f("%s", Bars("failing translations by kind ("+oracle+")", kl, vals, slices.Max(vals)))
 	for i, f := range fs {
 		if i >= MaxFailures {
 			break
@@ -626,8 +748,12 @@ func failuresSection(p *page, r *Run) {
 				args = t.Args
 			}
 		}
-		p.f(`<details id="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
-			esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(string(f.first.Status)))
+		what := strings.ReplaceAll(f.kind, "_", " ")
+		if f.kind == OutcomeOther {
+			what = string(f.first.Status)
+		}
+		p.f(`<details id="%s" data-kind="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
+			f.kind, esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(what))
 		p.f("<p>Inputs <code>%s</code>, expected <code>%s</code>, actual <code>%s</code> (program %s).</p>",
 			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(string(f.first.ProgramStatus)))
 		p.f("<div class=plots><div><b>source (%s)</b><pre>%s</pre></div><div><b>translation</b><pre>%s</pre></div></div>",

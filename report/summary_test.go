@@ -115,6 +115,118 @@ func TestGoldenScores(t *testing.T) {
 	}))
 }
 
+// coverageScores are the scores of a recorded file with 3 translations (one wrong)
+// of a 30-problem corpus, and of the identity, which translates all 30, as the
+// coverage rows give them: pass_rate counts the 27 missing problems as failures,
+// pass_rate_attempted does not.
+func coverageScores() []schemas.ScoreRow {
+	var rows []schemas.ScoreRow
+	for _, c := range []struct {
+		tr                                     string
+		translated, missing, failed, evaluated float64
+		pass, attempted, ca                    float64
+	}{
+		{"recorded:three", 3, 26, 1, 3, 2.0 / 30, 2.0 / 3, 0.1},
+		{"identity", 30, 0, 0, 30, 1, 1, 1},
+	} {
+		rows = append(rows,
+			sc(c.tr, "bundled", "java", "python", "", score.SubsetAll, "problems", 30, 30),
+			sc(c.tr, "bundled", "java", "python", "", score.SubsetAll, "translated", c.translated, 30),
+			sc(c.tr, "bundled", "java", "python", "", score.SubsetAll, "missing", c.missing, 30),
+			sc(c.tr, "bundled", "java", "python", "", score.SubsetAll, "translation_failed", c.failed, 30),
+			sc(c.tr, "bundled", "java", "python", "", score.SubsetAll, "coverage", c.translated/30, 30))
+		for _, o := range []string{score.OracleSource, score.OracleTargetGold} {
+			rows = append(rows,
+				sc(c.tr, "bundled", "java", "python", o, score.SubsetAll, "evaluated", c.evaluated, int64(c.evaluated)),
+				sc(c.tr, "bundled", "java", "python", o, score.SubsetAll, "pass_rate", c.pass, 30),
+				sc(c.tr, "bundled", "java", "python", o, score.SubsetAll, "pass_rate_attempted", c.attempted, int64(c.evaluated)),
+				sc(c.tr, "bundled", "java", "python", o, score.SubsetAll, "ca_overall", c.ca, 300),
+				sc(c.tr, "bundled", "java", "python", o, score.SubsetAll, "problems", 30, 30))
+		}
+	}
+	return rows
+}
+
+// TestGoldenScoresCoverage: with the coverage rows, the summary shows 3/30, the
+// pass rate over the 3 attempted beside the one over all 30, and a warning line.
+func TestGoldenScoresCoverage(t *testing.T) {
+	b := memblob.OpenBucket(nil)
+	put(t, b, "scores", coverageScores())
+	got := printed(t, b, func(ctx context.Context, w *bytes.Buffer, b *blob.Bucket) error { return PrintSummary(ctx, w, b) })
+	golden(t, "scores_coverage", got)
+	if !strings.Contains(string(got), "\nwarning: coverage below 100% in 1 of 2 ") {
+		t.Errorf("no coverage warning:\n%s", got)
+	}
+	checkThree(t, string(got))
+}
+
+// checkThree: the line of the three-translation file says coverage 3/30, pass over
+// all 0.067 and pass over the 3 attempted 0.667.
+func checkThree(t *testing.T, summary string) {
+	t.Helper()
+	for _, l := range strings.Split(summary, "\n") {
+		if strings.HasPrefix(l, "recorded:three ") {
+			f := strings.Fields(l)
+			if got := strings.Join(f[3:8], " "); got != "3/30 target_gold 0.067 0.667 (3)" && got != "3/30 source 0.067 0.667 (3)" {
+				t.Errorf("coverage, oracle, pass/all, pass/attempted: %q in %q", got, l)
+			}
+			return
+		}
+	}
+	t.Errorf("no line of recorded:three:\n%s", summary)
+}
+
+// TestSummaryCoverageFromTranslations: an output without coverage rows gets its
+// coverage counted from the translations table, and the pass rate over the
+// attempted problems from pass_rate × n over them.
+func TestSummaryCoverageFromTranslations(t *testing.T) {
+	b := memblob.OpenBucket(nil)
+	var trs []schemas.TranslationRow
+	for i := 0; i < 30; i++ {
+		st := schemas.TranslationMissing
+		if i < 3 {
+			st = schemas.TranslationOK
+		}
+		trs = append(trs, schemas.TranslationRow{Translator: "recorded:three", Corpus: "bundled", ProblemID: fmt.Sprintf("P%02d", i),
+			VariantID: "orig", SrcLang: "java", TgtLang: "python", Status: st})
+	}
+	put(t, b, "translations", trs)
+	put(t, b, "scores", []schemas.ScoreRow{
+		sc("recorded:three", "bundled", "java", "python", score.OracleTargetGold, score.SubsetAll, "pass_rate", 2.0/30, 30),
+		sc("recorded:three", "bundled", "java", "python", score.OracleTargetGold, score.SubsetAll, "ca_overall", 0.1, 300)})
+	got := string(printed(t, b, func(ctx context.Context, w *bytes.Buffer, b *blob.Bucket) error { return PrintSummary(ctx, w, b) }))
+	if !strings.Contains(got, "(lowest: recorded:three bundled java->python 3/30, 27 missing, 0 failed to translate)") {
+		t.Errorf("no coverage warning:\n%s", got)
+	}
+	checkThree(t, got)
+}
+
+// TestSummaryColumnsAligned: every table line of the summary has its columns at
+// the header's offsets, whatever the widths of the names (a long corpus name used
+// to push its line's figures right).
+func TestSummaryColumnsAligned(t *testing.T) {
+	b := memblob.OpenBucket(nil)
+	rows := coverageScores()
+	rows = append(rows, sc("a-very-long-translator-name-x", "jsonl:problems-with-a-long-name", "cpp", "java", score.OracleSource, score.SubsetAll, "pass_rate", 0.5, 2))
+	put(t, b, "scores", rows)
+	got := string(printed(t, b, func(ctx context.Context, w *bytes.Buffer, b *blob.Bucket) error { return PrintSummary(ctx, w, b) }))
+	var table []string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "translator ") || strings.Contains(l, "->") && !strings.HasPrefix(l, "warning") {
+			table = append(table, l)
+		}
+	}
+	if len(table) != 6 {
+		t.Fatalf("want a header and 5 lines, got %q", table)
+	}
+	end := strings.Index(table[0], "pass/all") + len("pass/all")
+	for _, l := range table[1:] {
+		if len([]rune(l)) < end || !strings.ContainsAny(string([]rune(l)[end-1]), "0123456789") || string([]rune(l)[end]) != " " {
+			t.Errorf("pass/all not right-aligned under its header:\n%s\n%s", table[0], l)
+		}
+	}
+}
+
 func errorsFixture(t *testing.T, b *blob.Bucket) {
 	put(t, b, "errors", []schemas.ErrorRow{{Stage: "translate", ProblemID: "A"}, {Stage: "ingest", ProblemID: "B"},
 		{Stage: "execute", ProblemID: "C"}, {Stage: "ingest", ProblemID: "D"}})

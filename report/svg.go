@@ -44,8 +44,9 @@ func Histogram(title string, values []float64, bins int, lo, hi float64) string 
 // Bars draws labelled horizontal bars of values in [0, maxV].
 func Bars(title string, labels []string, values []float64, maxV float64) string {
 	h := 22*float64(len(labels)) + 30
+	left := labelWidth(labels)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, plotW+120, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, plotW+left, h, html.EscapeString(title))
 	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
 	if maxV <= 0 {
 		maxV = 1
@@ -53,9 +54,9 @@ func Bars(title string, labels []string, values []float64, maxV float64) string 
 	for i, l := range labels {
 		y := 24 + 22*float64(i)
 		w := (plotW - 40) * values[i] / maxV
-		fmt.Fprintf(&b, `<text x="116" y="%.0f" text-anchor="end" class="l">%s</text>`, y+13, html.EscapeString(l))
-		fmt.Fprintf(&b, `<rect x="120" y="%.0f" width="%.1f" height="16" fill="#4a7ab7"></rect>`, y, math.Max(w, 0))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" class="l">%s</text>`, 124+math.Max(w, 0), y+13, num(values[i]))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-4, y+13, html.EscapeString(l))
+		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.1f" height="16" fill="#4a7ab7"></rect>`, left, y, math.Max(w, 0))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" class="l">%s</text>`, left+4+math.Max(w, 0), y+13, num(values[i]))
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -129,4 +130,111 @@ func heat(v float64) string {
 	}
 	v = math.Min(math.Max(v, 0), 1)
 	return fmt.Sprintf("hsl(%.0f,65%%,78%%)", 120*v)
+}
+
+// Intervals draws one estimate per label as a dot on [0, 1] with its interval as a
+// bar, e.g. pass rates with their Wilson intervals.
+func Intervals(title string, labels []string, est, lo, hi []float64) string {
+	const right = 60.0
+	left := labelWidth(labels)
+	w := plotW + left - 70
+	h := 18*float64(len(labels)) + 46
+	x := func(v float64) float64 { return left + math.Min(math.Max(v, 0), 1)*(w-left-right) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, w, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="22" x2="%.1f" y2="%.0f" stroke="#ddd"/><text x="%.1f" y="%.0f" class="l" text-anchor="middle">%s</text>`,
+			x(t), x(t), h-18, x(t), h-6, num(t))
+	}
+	for i, l := range labels {
+		y := 30 + 18*float64(i)
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-6, y+4, html.EscapeString(l))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#4a7ab7" stroke-width="2"/>`, x(lo[i]), y, x(hi[i]), y)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.0f" r="4" fill="#c0504d"><title>%s: %s [%s, %s]</title></circle>`,
+			x(est[i]), y, html.EscapeString(l), num(est[i]), num(lo[i]), num(hi[i]))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" class="l">%s</text>`, w-right+6, y+4, num(est[i]))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// Stacked draws one horizontal bar per label, split into the series' counts.
+func Stacked(title string, labels, series []string, colors []string, counts [][]float64) string {
+	left := labelWidth(labels)
+	w := plotW + left - 70
+	h := 18*float64(len(labels)) + 50
+	maxT := 0.0
+	for _, c := range counts {
+		t := 0.0
+		for _, v := range c {
+			t += v
+		}
+		maxT = math.Max(maxT, t)
+	}
+	if maxT == 0 {
+		maxT = 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, w, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	for i, l := range labels {
+		y := 24 + 18*float64(i)
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-6, y+11, html.EscapeString(l))
+		at := left
+		for j, v := range counts[i] {
+			bw := (w - left - 20) * v / maxT
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.0f" width="%.1f" height="14" fill="%s"><title>%s: %s %s</title></rect>`,
+				at, y, bw, colors[j], html.EscapeString(l), html.EscapeString(series[j]), num(v))
+			at += bw
+		}
+	}
+	at := 4.0
+	for j, s := range series {
+		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f" class="l">%s</text>`,
+			at, h-14, colors[j], at+14, h-5, html.EscapeString(s))
+		at += 24 + 6.5*float64(len(s))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// labelWidth is the room the longest label needs at the plots' 11 px font (about
+// 6.5 px a character), at least 120.
+func labelWidth(labels []string) float64 {
+	n := 0
+	for _, l := range labels {
+		n = max(n, len([]rune(l)))
+	}
+	return math.Max(120, 6.5*float64(n)+10)
+}
+
+// Paired draws two bars per label on [0, 1], e.g. pass over all problems and over
+// the attempted ones, with a legend naming the two.
+func Paired(title string, labels []string, a, b []float64, aName, bName string) string {
+	left := labelWidth(labels)
+	w := plotW + left
+	h := 26*float64(len(labels)) + 50
+	var s strings.Builder
+	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s">`, w, h, html.EscapeString(title))
+	fmt.Fprintf(&s, `<text x="4" y="14" class="t">%s</text>`, html.EscapeString(title))
+	colors := [2]string{"#4a7ab7", "#f0a35e"}
+	for i, l := range labels {
+		y := 24 + 26*float64(i)
+		fmt.Fprintf(&s, `<text x="%.0f" y="%.0f" text-anchor="end" class="l">%s</text>`, left-4, y+15, html.EscapeString(l))
+		for j, v := range [2]float64{a[i], b[i]} {
+			bw := (plotW - 50) * math.Min(math.Max(v, 0), 1)
+			fmt.Fprintf(&s, `<rect x="%.0f" y="%.0f" width="%.1f" height="10" fill="%s"><title>%s %s: %s</title></rect>`,
+				left, y+11*float64(j), bw, colors[j], html.EscapeString(l), html.EscapeString([2]string{aName, bName}[j]), num(v))
+			fmt.Fprintf(&s, `<text x="%.1f" y="%.0f" class="l">%s</text>`, left+4+bw, y+9+11*float64(j), num(v))
+		}
+	}
+	x := 4.0
+	for j, n := range [2]string{aName, bName} {
+		fmt.Fprintf(&s, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f" class="l">%s</text>`,
+			x, h-14, colors[j], x+14, h-5, html.EscapeString(n))
+		x += 34 + 6.5*float64(len([]rune(n)))
+	}
+	s.WriteString(`</svg>`)
+	return s.String()
 }

@@ -63,7 +63,7 @@ var (
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
 	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
 	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
-	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
+	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise when its last probe is this old (default 20s; negative: never)")
 )
 
 // execCache is --cache: the execution cache (results keyed by content, so that a run
@@ -121,18 +121,18 @@ func run() error {
 		configPath           = flag.String("config", "", "JSON config file (see data/configs); flags override it")
 		out                  = flag.String("out", "", "output directory or bucket URL (default out/run)")
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
-		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker, per language (default 2); the problems of a batch (4) run at once, so that small C++ batches can be compiled together")
-		shards               = flag.Int("shards", 0, fmt.Sprintf("at most this many rows per Parquet file of a table (default %d); each bundle of a Write writes files of its own, so the runner decides how many", pipelines.DefaultRowsPerFile))
-		computeShards        = flag.Int("compute-shards", 0, "properties job: groups of problems that take their merge partners from each other (default 1 in process; else 4)")
+		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker and language (default 2; a batch's 4 problems run at once, so small C++ batches compile together)")
+		shards               = flag.Int("shards", 0, fmt.Sprintf("at most this many rows per Parquet file of a table (default %d; each bundle writes files of its own)", pipelines.DefaultRowsPerFile))
+		computeShards        = flag.Int("compute-shards", 0, "properties: groups of problems that take their merge partners from each other (default 1 in process; else 4)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
-		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: to whatever the function takes) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts; a translation that cannot take them is a compile error)")
+		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: as the function takes them) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
 		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 2s for --job mbta)")
 		mem                  = flag.Int64("memory-limit-mb", 0, "memory limit per program in MiB (default 1024)")
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA and pass rate), mbta (mutation-based translation analysis), efficiency (TRACE Beyond; --limit is then tasks per direction) consistency (seed 004: context-similar variants, consistency, repair) properties (seed 001: metamorphic variants, k-safety properties) or similarity (seed 003 metrics of an evaluate output, --from)")
+		job                  = flag.String("job", "evaluate", "job to run: evaluate (CA, pass rate), mbta (mutation analysis), efficiency (TRACE Beyond; --limit is tasks per direction), consistency, properties (k-safety) or similarity (of an evaluate output, --from)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -141,11 +141,15 @@ func run() error {
 		mutTimeFloor         = flag.Duration("mutant-time-floor", 100*time.Millisecond, "mbta: constant added to the mutants' adaptive limit")
 		propSeed             = flag.Uint64("properties-seed", 1, "properties: seed of the metamorphic transformations and merge partners")
 		propVariants         = flag.Int("variants-per-transformation", 1, "properties: variants per transformation, problem and language")
-		cpuProfile           = flag.String("cpuprofile", "", "write a Go CPU profile of this process (not of the programs it runs) to this file, for `go tool pprof`")
+		cpuProfile           = flag.String("cpuprofile", "", "write a Go CPU profile of this process (not of the programs it runs) to this file")
 	)
 	flag.Var(&corpora, "corpus", "corpus spec, repeatable: transcoder:DIR, trace:DIR, jsonl:FILE (paths or blob URLs)")
-	flag.Var(&translators, "translator", "translator spec, repeatable: recorded:PATH, identity:, builtin:")
+	flag.Var(&translators, "translator", "translator spec, repeatable (schemes below)")
+	flag.Usage = printUsage
 	flag.Parse()
+	if helpOrVersion() {
+		return nil
+	}
 	beam.Init()
 
 	// 1. Everything is checked before the output is touched.
@@ -316,6 +320,7 @@ func run() error {
 	// child processes); the output's lock and staging are released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
+	hideRunnerLogs(runCtx, *verbose)
 	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
 	if err := checkInputs(ctx, c); err != nil {
 		return err

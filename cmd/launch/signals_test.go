@@ -173,6 +173,9 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 			if tc.sig == syscall.SIGTERM && !strings.Contains(stderr.String(), "launch: interrupted") {
 				t.Errorf("no interruption message:\n%s", stderr.String())
 			}
+			if tc.sig == syscall.SIGTERM && (strings.Contains(stderr.String(), "level=ERROR") || strings.Contains(stderr.String(), "Bundle Failed")) {
+				t.Errorf("a clean interrupt printed the runner's error lines:\n%s", stderr.String())
+			}
 			if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
 				t.Error("an interrupted run was published")
 			}
