@@ -14,7 +14,8 @@ import (
 // oracle; tests are language-dependent or nondeterministic per problem and test,
 // oracles fail at random, translations match at random.
 func randomRows(rng *rand.Rand, tgt string) []schemas.ResultRow {
-	statuses := []schemas.Status{schemas.StatusOK, schemas.StatusOK, schemas.StatusCompileError, schemas.StatusRuntimeError, "missing"}
+	statuses := []schemas.Status{schemas.StatusOK, schemas.StatusOK, schemas.StatusCompileError, schemas.StatusRuntimeError,
+		schemas.TranslationMissing, schemas.TranslationError, schemas.TranslationUnsupported}
 	var rows []schemas.ResultRow
 	problems := 1 + rng.IntN(12)
 	samples := 1 + rng.IntN(3)
@@ -97,5 +98,52 @@ func TestCAAccMergeEmpty(t *testing.T) {
 	}
 	if len((&CAAcc{}).Scores("r", k)) != 0 {
 		t.Error("scores from no rows")
+	}
+}
+
+// TestCACoverage: 3 translations (one wrong) of a 30-problem direction: pass_rate
+// counts the 27 untranslated problems as failures, pass_rate_attempted does not, and
+// the coverage counts say why, in each oracle and subset.
+func TestCACoverage(t *testing.T) {
+	var rows []schemas.ResultRow
+	for p := 0; p < 30; p++ {
+		prog := schemas.Status(schemas.TranslationMissing)
+		switch {
+		case p < 3:
+			prog = schemas.StatusOK
+		case p == 3:
+			prog = schemas.TranslationError
+		}
+		for _, o := range []string{OracleSource, OracleTargetGold} {
+			for ti := 0; ti < 2; ti++ {
+				r := schemas.ResultRow{Translator: "m", Corpus: "c", SrcLang: "java", TgtLang: "python",
+					ProblemID: fmt.Sprintf("P%02d", p), Oracle: o, TestIndex: int32(ti), ProgramStatus: prog,
+					Status: schemas.StatusNoTranslation, OracleStatus: schemas.StatusOK,
+					LangDependent: p == 29 && ti == 0}
+				if prog == schemas.StatusOK {
+					r.Status = schemas.StatusOK
+					r.Match = p != 2 // P02 is the wrong translation
+				}
+				rows = append(rows, r)
+			}
+		}
+	}
+	k := KeyOf(rows[0])
+	got := map[string]float64{}
+	for _, r := range CA("r", k, rows) {
+		got[r.Oracle+"/"+r.Subset+"/"+string(r.Metric)] = r.Value
+	}
+	for _, o := range []string{OracleSource, OracleTargetGold} {
+		for _, sub := range []string{SubsetAll, SubsetLangIndependent} {
+			want := map[schemas.Metric]float64{schemas.MetricProblems: 30, schemas.MetricTranslated: 3,
+				schemas.MetricMissing: 26, schemas.MetricTranslationFailed: 1, schemas.MetricEvaluated: 30,
+				schemas.MetricCoverage: 0.1, schemas.MetricPassRate: 2.0 / 30, schemas.MetricPassRateAttempted: 2.0 / 3}
+			for m, v := range want {
+				name := o + "/" + sub + "/" + string(m)
+				if g, ok := got[name]; !ok || g != v {
+					t.Errorf("%s = %v (present %v), want %v", name, g, ok, v)
+				}
+			}
+		}
 	}
 }
