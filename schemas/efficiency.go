@@ -12,17 +12,17 @@ const (
 // are CPU (user+sys) or wall milliseconds of one whole-suite run in a fresh
 // process; mean, std (sample) and CV are over the measured repetitions.
 type ProfileRow struct {
-	Run        string `parquet:"run"`
-	Translator string `parquet:"translator"` // "" for the ground truth
-	ProblemID  string `parquet:"problem_id"`
-	Corpus     string `parquet:"corpus"`
-	SrcLang    string `parquet:"src_lang"`
-	TgtLang    string `parquet:"tgt_lang"`
-	Role       string `parquet:"role"` // ground_truth | translation
+	Run        string `parquet:"run,dict"`
+	Translator string `parquet:"translator,dict"` // "" for the ground truth
+	ProblemID  string `parquet:"problem_id,dict"`
+	Corpus     string `parquet:"corpus,dict"`
+	SrcLang    string `parquet:"src_lang,dict"`
+	TgtLang    string `parquet:"tgt_lang,dict"`
+	Role       string `parquet:"role,dict"` // ground_truth | translation
 	// Status of the profiled runs: ok, compile_error, runtime_error, timeout,
 	// memory_limit, output_limit, infra_error.
-	Status Status `parquet:"status"`
-	Detail string `parquet:"detail"`
+	Status Status `parquet:"status,dict"`
+	Detail string `parquet:"detail,plain"`
 	// PassDefault: the program passed the task's default tests (always true for
 	// a translation that was profiled; true for the ground truth by definition).
 	PassDefault bool `parquet:"pass_default"`
@@ -39,8 +39,8 @@ type ProfileRow struct {
 	// 3339, UTC; "" when no repetition ran) bound the measured repetitions in
 	// time: with Core, they join a program to the noise probes of its core.
 	Core         int32   `parquet:"core"`
-	MeasuredFrom string  `parquet:"measured_from"`
-	MeasuredTo   string  `parquet:"measured_to"`
+	MeasuredFrom string  `parquet:"measured_from,plain"`
+	MeasuredTo   string  `parquet:"measured_to,plain"`
 	CPUMeanMs    float64 `parquet:"cpu_mean_ms"`
 	CPUStdMs     float64 `parquet:"cpu_std_ms"`
 	CPUCV        float64 `parquet:"cpu_cv"`
@@ -78,10 +78,10 @@ func (r ProfileRow) ShardKey() string { return r.ProblemID }
 // that reads memory beyond its core's own caches, as most interpreted and JVM
 // programs do.
 type NoiseRow struct {
-	Run string `parquet:"run"`
+	Run string `parquet:"run,dict"`
 	// Core is the CPU probed; At the probe's start (RFC 3339, UTC).
 	Core int32  `parquet:"core"`
-	At   string `parquet:"at"`
+	At   string `parquet:"at,plain"`
 	// Chunks of each kind, and the CPU time of one compute chunk: mean, min, max
 	// (ms) and CV.
 	Chunks      int32   `parquet:"chunks"`

@@ -15,17 +15,65 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
+
+	"transmute/schemas"
 )
 
+// Build is the version and commit of the running binary, from the Go toolchain's
+// build information: Version is the main module's version ("(devel)" in a checkout),
+// Commit its vcs.revision with "-dirty" when the tree was modified. go build stamps
+// them inside a git checkout; go test and go run do not, and Commit is then "unknown".
+type Build struct {
+	Version, Commit string
+}
+
+// BuildInfo reads the binary's Build once.
+var BuildInfo = sync.OnceValue(func() Build {
+	b := Build{Version: "unknown", Commit: "unknown"}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	if bi.Main.Version != "" {
+		b.Version = bi.Main.Version
+	}
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && b.Commit != "unknown" {
+		b.Commit += "-dirty"
+	}
+	return b
+})
+
+// metadata is the key-value metadata of every file: the schema version and the
+// binary's version and commit (schemas.MetaSchemaVersion...).
+func metadata() []parquet.WriterOption {
+	b := BuildInfo()
+	return []parquet.WriterOption{
+		parquet.KeyValueMetadata(schemas.MetaSchemaVersion, schemas.SchemaVersion),
+		parquet.KeyValueMetadata(schemas.MetaVersion, b.Version),
+		parquet.KeyValueMetadata(schemas.MetaCommit, b.Commit),
+	}
+}
+
 // Encode serializes rows to Parquet bytes with parquet-go's generic typed writer
-// (schema from the struct's parquet tags, Snappy compression).
+// (schema from the struct's parquet tags, Snappy compression, the metadata).
 func Encode[T any](rows []T) ([]byte, error) {
 	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, parquet.Compression(&parquet.Snappy))
+	w := parquet.NewGenericWriter[T](&buf, append(metadata(), parquet.Compression(&parquet.Snappy))...)
 	if _, err := w.Write(rows); err != nil {
 		return nil, err
 	}

@@ -58,8 +58,8 @@ func NewPartWriter[T any](b *blob.Bucket, table, name string, rowGroupRows int) 
 		cancel()
 		return nil, fmt.Errorf("sink: write %s: %w", key, err)
 	}
-	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))),
-		parquet.PageBufferSize(PageBufferBytes))
+	pw := parquet.NewGenericWriter[T](w, append(metadata(), parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))),
+		parquet.PageBufferSize(PageBufferBytes))...)
 	return &PartWriter[T]{Key: key, cancel: cancel, w: w, pw: pw}, nil
 }
 

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"transmute/schemas"
@@ -143,6 +144,72 @@ func TestCACoverage(t *testing.T) {
 				if g, ok := got[name]; !ok || g != v {
 					t.Errorf("%s = %v (present %v), want %v", name, g, ok, v)
 				}
+			}
+		}
+	}
+}
+
+// TestVerdictsAgreeWithScores: the verdicts of random rows give CA's pass_rate and
+// pass_rate_attempted of both subsets, and ca_overall, by the queries docs/SCHEMAS.md
+// gives for them.
+func TestVerdictsAgreeWithScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 33))
+	for trial := 0; trial < 200; trial++ {
+		rows := randomRows(rng, []string{schemas.Python, schemas.Cpp}[trial%2])
+		k := KeyOf(rows[0])
+		want := map[string]float64{}
+		for _, r := range CA("r", k, rows) {
+			want[r.Oracle+"/"+r.Subset+"/"+string(r.Metric)] = r.Value
+		}
+		type agg struct{ n, pass, nAtt, passAtt, tests, matched int }
+		got := map[string]*agg{}
+		for _, v := range Verdicts(rows) {
+			if v.Sample != 0 {
+				continue
+			}
+			for _, sub := range []string{SubsetAll, SubsetLangIndependent} {
+				p := v.Pass
+				if sub == SubsetLangIndependent {
+					p = v.PassLangIndependent
+				}
+				if p == nil {
+					continue
+				}
+				a := got[v.Oracle+"/"+sub]
+				if a == nil {
+					a = &agg{}
+					got[v.Oracle+"/"+sub] = a
+				}
+				a.n++
+				if *p {
+					a.pass++
+				}
+				if v.Translation == CoverageTranslated {
+					a.nAtt++
+					if *p {
+						a.passAtt++
+					}
+				}
+				if sub == SubsetAll {
+					a.tests += int(v.Tests)
+					a.matched += int(v.Matched)
+				}
+			}
+		}
+		for name, a := range got {
+			if w := want[name+"/pass_rate"]; w != float64(a.pass)/float64(a.n) {
+				t.Fatalf("trial %d %s: verdicts pass %d/%d, scores pass_rate %v", trial, name, a.pass, a.n, w)
+			}
+			if w, ok := want[name+"/pass_rate_attempted"]; (a.nAtt > 0) != ok || (ok && w != float64(a.passAtt)/float64(a.nAtt)) {
+				t.Fatalf("trial %d %s: verdicts attempted %d/%d, scores %v (%v)", trial, name, a.passAtt, a.nAtt, w, ok)
+			}
+			if w := want[name+"/ca_overall"]; a.tests > 0 && w != float64(a.matched)/float64(a.tests) {
+				t.Fatalf("trial %d %s: verdicts CA %d/%d, scores %v", trial, name, a.matched, a.tests, w)
+			}
+		}
+		for name := range want {
+			if strings.HasSuffix(name, "/pass_rate") && got[strings.TrimSuffix(name, "/pass_rate")] == nil {
+				t.Fatalf("trial %d: %s without verdicts", trial, name)
 			}
 		}
 	}
