@@ -27,8 +27,10 @@ all: build
 deps:
 	@bash scripts/deps.sh
 
+# The commit goes into manifest.json and every Parquet file (sink.LinkCommit).
+COMMIT = $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 build: deps
-	$(GO) build -o $(BIN) ./cmd/launch
+	$(GO) build -ldflags "-X transmute/io/sink.LinkCommit=$(COMMIT)" -o $(BIN) ./cmd/launch
 	$(GO) build -o bin/transmute-sandbox-init ./transforms/sandbox/cmd/transmute-sandbox-init
 
 # The main job on our bundled corpus: tables under out/run/, a summary on stdout.

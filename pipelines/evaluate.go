@@ -35,6 +35,7 @@ type loadFn struct {
 	Run        string
 	Directions string
 	Limit      int
+	Problems   []string // the problems selected; empty = all
 }
 
 func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(string, evaluate.Item), emitErr func(schemas.ErrorRow)) error {
@@ -55,8 +56,18 @@ func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(stri
 	for _, t := range c.Tasks {
 		tasks[t.ProblemID] = append(tasks[t.ProblemID], t)
 	}
+	var selected map[string]bool
+	if len(f.Problems) > 0 {
+		selected = map[string]bool{}
+		for _, id := range f.Problems {
+			selected[id] = true
+		}
+	}
 	n := 0
 	for _, p := range c.Problems {
+		if selected != nil && !selected[p.ID] {
+			continue
+		}
 		if f.Limit > 0 && n >= f.Limit {
 			break
 		}

@@ -28,14 +28,23 @@ import (
 // Build is the version and commit of the running binary, from the Go toolchain's
 // build information: Version is the main module's version ("(devel)" in a checkout),
 // Commit its vcs.revision with "-dirty" when the tree was modified. go build stamps
-// them inside a git checkout; go test and go run do not, and Commit is then "unknown".
+// them inside a git checkout unless -buildvcs=false (set in GOFLAGS here); then
+// Commit is what the Makefile passes in LinkCommit, and "unknown" without either
+// (go test, go run).
 type Build struct {
 	Version, Commit string
 }
 
+// LinkCommit is set by `make build` (-ldflags -X transmute/io/sink.LinkCommit=...):
+// git's HEAD, "-dirty" when the tree differs from it.
+var LinkCommit string
+
 // BuildInfo reads the binary's Build once.
 var BuildInfo = sync.OnceValue(func() Build {
 	b := Build{Version: "unknown", Commit: "unknown"}
+	if LinkCommit != "" {
+		b.Commit = LinkCommit
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return b
