@@ -138,6 +138,18 @@ consistency-shared: build
 	  --directions java-python,java-cpp,java-java --out out/consistency --run consistency-shared $(CONSISTENCY_FLAGS) \
 	  | tee out/consistency-summary.txt
 
+# The tables of out/run (make run first) read by other implementations: arrow-rs
+# (parquet-wasm) with Arrow JS, and DuckDB (its Node binding); each prints per table
+# the rows, NULLs or encodings and the key-value metadata. The npm packages go to
+# scripts/arrow/node_modules (the pipelines test reading through them skips without).
+ARROW_OUT ?= out/run
+.PHONY: arrow-deps arrow-check
+arrow-deps:
+	cd scripts/arrow && npm install --no-audit --no-fund
+arrow-check: arrow-deps
+	node scripts/arrow/read.mjs $(ARROW_OUT)
+	node scripts/arrow/duckdb.mjs $(ARROW_OUT)
+
 # Longer fuzzing of the input readers and spec parsers (make test runs their seed
 # corpora only). FUZZTIME per target, default 1m.
 FUZZTIME ?= 1m

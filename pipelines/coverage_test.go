@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,6 +122,7 @@ func TestNewUserCoverageAndVerdicts(t *testing.T) {
 	if err != nil || json.Unmarshal(data, &m) != nil || m.SchemaVersion != schemas.SchemaVersion || m.Commit == "" {
 		t.Errorf("manifest: %v schema %q commit %q", err, m.SchemaVersion, m.Commit)
 	}
+	t.Run("arrow-rs and DuckDB", func(t *testing.T) { readElsewhere(t, root, out, m) })
 	files, _ := filepath.Glob(filepath.Join(out, "*", "part-*.parquet"))
 	for _, p := range files {
 		data, _ := os.ReadFile(p)
@@ -129,6 +132,97 @@ func TestNewUserCoverageAndVerdicts(t *testing.T) {
 		}
 		if v, ok := pf.Lookup(schemas.MetaSchemaVersion); !ok || v != schemas.SchemaVersion {
 			t.Errorf("%s: schema version %q", p, v)
+		}
+	}
+}
+
+// readElsewhere reads the output through scripts/arrow (arrow-rs compiled to
+// WebAssembly with Arrow JS, and DuckDB): every table's rows, the schema version
+// in each file's metadata, NULLs where a value is absent and dictionary encoding in
+// the file metadata. It skips when node or the npm packages (make arrow-deps) are
+// absent.
+func readElsewhere(t *testing.T, root, out string, m Manifest) {
+	dir := filepath.Join(root, "scripts", "arrow")
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "parquet-wasm")); err != nil {
+		t.Skip("no scripts/arrow/node_modules (make arrow-deps)")
+	}
+	run := func(script string, v any) {
+		cmd := exec.Command("node", filepath.Join(dir, script), out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		data, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, stderr.String())
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+	}
+	var arrow struct {
+		Tables map[string]struct {
+			Rows      int64
+			Nulls     map[string]int64
+			Encodings map[string][]string
+			Metadata  map[string]string
+		}
+	}
+	run("read.mjs", &arrow)
+	if len(arrow.Tables) != len(Tables) {
+		t.Errorf("arrow-rs read %d tables, want %d", len(arrow.Tables), len(Tables))
+	}
+	for name, tb := range arrow.Tables {
+		if tb.Rows != m.Counts[name] || tb.Metadata[schemas.MetaSchemaVersion] != schemas.SchemaVersion {
+			t.Errorf("arrow-rs %s: %d rows (manifest %d), metadata %v", name, tb.Rows, m.Counts[name], tb.Metadata)
+		}
+	}
+	ex := arrow.Tables["executions"]
+	gold := int64(0)
+	for _, e := range read[schemas.ExecutionRow](t, out, "executions") {
+		if e.Role == "gold" {
+			gold++
+		}
+	}
+	if gold == 0 || ex.Nulls["sample"] != gold || ex.Nulls["translator"] != gold || ex.Nulls["program_id"] != 0 {
+		t.Errorf("arrow-rs executions NULLs %v, want %d in sample and translator", ex.Nulls, gold)
+	}
+	if !slices.Contains(ex.Encodings["run"], "RLE_DICTIONARY") || slices.Contains(ex.Encodings["output"], "DELTA_LENGTH_BYTE_ARRAY") {
+		t.Errorf("arrow-rs executions encodings %v", ex.Encodings)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api")); err != nil {
+		t.Log("no DuckDB binding: only arrow-rs read the tables")
+		return
+	}
+	var duck struct {
+		Tables map[string]struct {
+			Rows     int64
+			Metadata map[string]string
+		}
+		PassRates []struct {
+			PassRate                float64  `json:"pass_rate"`
+			ScoresPassRate          float64  `json:"scores_pass_rate"`
+			PassRateAttempted       *float64 `json:"pass_rate_attempted"`
+			ScoresPassRateAttempted *float64 `json:"scores_pass_rate_attempted"`
+		} `json:"pass_rates"`
+	}
+	run("duckdb.mjs", &duck)
+	for name, tb := range duck.Tables {
+		if tb.Rows != m.Counts[name] || tb.Metadata[schemas.MetaSchemaVersion] != schemas.SchemaVersion {
+			t.Errorf("DuckDB %s: %d rows (manifest %d), metadata %v", name, tb.Rows, m.Counts[name], tb.Metadata)
+		}
+	}
+	if len(duck.PassRates) == 0 {
+		t.Error("DuckDB: no pass rates from verdicts")
+	}
+	for _, p := range duck.PassRates {
+		if p.PassRateAttempted == nil || *p.PassRateAttempted == 0 {
+			t.Errorf("DuckDB: no attempted pass rate in %+v", p) // the run has 2 of 3 passing
+		}
+		if p.PassRate != p.ScoresPassRate || (p.PassRateAttempted == nil) != (p.ScoresPassRateAttempted == nil) ||
+			(p.PassRateAttempted != nil && *p.PassRateAttempted != *p.ScoresPassRateAttempted) {
+			t.Errorf("DuckDB: verdicts and scores disagree: %+v", p)
 		}
 	}
 }
