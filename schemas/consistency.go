@@ -26,10 +26,10 @@ type ConsistencyRow struct {
 	OrigStatus    string `parquet:"orig_status,dict"`
 	VariantStatus string `parquet:"variant_status,dict"`
 	// The Algorithm 1 consistency scores, in [0, 1].
-	LCS   float64 `parquet:"lcs"`
-	ED    float64 `parquet:"ed"`
-	TFIDF float64 `parquet:"tfidf"`
-	BLEU  float64 `parquet:"bleu"`
+	LCS   float64 `parquet:"lcs,optional"`
+	ED    float64 `parquet:"ed,optional"`
+	TFIDF float64 `parquet:"tfidf,optional"`
+	BLEU  float64 `parquet:"bleu,optional"`
 	// SourcesDiffer: the original and the variant source behave differently on
 	// some test (a literal change can; a kept rename does not).
 	SourcesDiffer bool `parquet:"sources_differ"`
@@ -55,7 +55,7 @@ type RepairRow struct {
 	// ExecInconsistent and MinScore say why it was tried: execution-inconsistent
 	// pairs of the original's translation, and its lowest RankMetric score.
 	ExecInconsistent int32   `parquet:"exec_inconsistent"`
-	MinScore         float64 `parquet:"min_score"`
+	MinScore         float64 `parquet:"min_score,optional"`
 	Candidates       int32   `parquet:"candidates"` // translations ranked (original included)
 	// ChosenVariant is the variant whose translation was mapped back ("" when
 	// none); ChosenRank its place in the ranking (0 = the original).
@@ -66,8 +66,8 @@ type RepairRow struct {
 	// PassBefore and PassAfter are the shares of tests on which the translation
 	// (before; after = the repaired one when accepted, else the same) gives the
 	// source's output.
-	PassBefore float64 `parquet:"pass_before"`
-	PassAfter  float64 `parquet:"pass_after"`
+	PassBefore float64 `parquet:"pass_before,optional"`
+	PassAfter  float64 `parquet:"pass_after,optional"`
 	Before     string  `parquet:"before,plain"`
 	After      string  `parquet:"after,plain"`
 }

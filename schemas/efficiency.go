@@ -41,27 +41,27 @@ type ProfileRow struct {
 	Core         int32   `parquet:"core"`
 	MeasuredFrom string  `parquet:"measured_from,plain"`
 	MeasuredTo   string  `parquet:"measured_to,plain"`
-	CPUMeanMs    float64 `parquet:"cpu_mean_ms"`
-	CPUStdMs     float64 `parquet:"cpu_std_ms"`
-	CPUCV        float64 `parquet:"cpu_cv"`
-	WallMean     float64 `parquet:"wall_mean_ms"`
-	WallStd      float64 `parquet:"wall_std_ms"`
-	WallCV       float64 `parquet:"wall_cv"`
-	RSSMeanKB    float64 `parquet:"rss_mean_kb"`
-	RSSStdKB     float64 `parquet:"rss_std_kb"`
-	RSSCV        float64 `parquet:"rss_cv"`
+	CPUMeanMs    float64 `parquet:"cpu_mean_ms,optional"`
+	CPUStdMs     float64 `parquet:"cpu_std_ms,optional"`
+	CPUCV        float64 `parquet:"cpu_cv,optional"`
+	WallMean     float64 `parquet:"wall_mean_ms,optional"`
+	WallStd      float64 `parquet:"wall_std_ms,optional"`
+	WallCV       float64 `parquet:"wall_cv,optional"`
+	RSSMeanKB    float64 `parquet:"rss_mean_kb,optional"`
+	RSSStdKB     float64 `parquet:"rss_std_kb,optional"`
+	RSSCV        float64 `parquet:"rss_cv,optional"`
 	// OverheadCPUMs and OverheadRSSKB: the empty candidate's mean (same harness,
 	// inputs and pinning); NetCPUMs = max(CPUMeanMs - OverheadCPUMs, 0).
-	OverheadCPUMs float64 `parquet:"overhead_cpu_ms"`
-	OverheadRSSKB float64 `parquet:"overhead_rss_kb"`
-	NetCPUMs      float64 `parquet:"net_cpu_ms"`
+	OverheadCPUMs float64 `parquet:"overhead_cpu_ms,optional"`
+	OverheadRSSKB float64 `parquet:"overhead_rss_kb,optional"`
+	NetCPUMs      float64 `parquet:"net_cpu_ms,optional"`
 	// BeyondTime and BeyondMem (0..100) against the task's reference set, from
 	// CPUMeanMs and RSSMeanKB; 0 when not Correct. InefficiencyTime and
 	// InefficiencyMem: the value over the reference set's best; 0 when not Correct.
-	BeyondTime       float64 `parquet:"beyond_time"`
-	BeyondMem        float64 `parquet:"beyond_mem"`
-	InefficiencyTime float64 `parquet:"inefficiency_time"`
-	InefficiencyMem  float64 `parquet:"inefficiency_mem"`
+	BeyondTime       float64 `parquet:"beyond_time,optional"`
+	BeyondMem        float64 `parquet:"beyond_mem,optional"`
+	InefficiencyTime float64 `parquet:"inefficiency_time,optional"`
+	InefficiencyMem  float64 `parquet:"inefficiency_mem,optional"`
 	// Selected: the task passes TRACE's task selection (section 3.3) on our
 	// reference set: feasible, impactful, diverse.
 	Selected bool `parquet:"selected"`
@@ -85,15 +85,15 @@ type NoiseRow struct {
 	// Chunks of each kind, and the CPU time of one compute chunk: mean, min, max
 	// (ms) and CV.
 	Chunks      int32   `parquet:"chunks"`
-	ChunkMeanMs float64 `parquet:"chunk_mean_ms"`
-	ChunkMinMs  float64 `parquet:"chunk_min_ms"`
-	ChunkMaxMs  float64 `parquet:"chunk_max_ms"`
-	CV          float64 `parquet:"cv"`
+	ChunkMeanMs float64 `parquet:"chunk_mean_ms,optional"`
+	ChunkMinMs  float64 `parquet:"chunk_min_ms,optional"`
+	ChunkMaxMs  float64 `parquet:"chunk_max_ms,optional"`
+	CV          float64 `parquet:"cv,optional"`
 	// The same for one cache chunk.
-	CacheChunkMeanMs float64 `parquet:"cache_chunk_mean_ms"`
-	CacheChunkMinMs  float64 `parquet:"cache_chunk_min_ms"`
-	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms"`
-	CacheCV          float64 `parquet:"cache_cv"`
+	CacheChunkMeanMs float64 `parquet:"cache_chunk_mean_ms,optional"`
+	CacheChunkMinMs  float64 `parquet:"cache_chunk_min_ms,optional"`
+	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms,optional"`
+	CacheCV          float64 `parquet:"cache_cv,optional"`
 }
 
 func (r NoiseRow) ShardKey() string { return r.At }

@@ -143,7 +143,7 @@ type ScoreRow struct {
 	// efficiency job "all", "selected" or "every_task" (docs/SCHEMAS.md).
 	Subset string  `parquet:"subset,optional,dict"`
 	Metric Metric  `parquet:"metric,dict"`
-	Value  float64 `parquet:"value"`
+	Value  float64 `parquet:"value,optional"`
 	N      int64   `parquet:"n"`
 }
 

@@ -14,7 +14,7 @@ type SearchRow struct {
 	// Step counts from 0; the search stops at the first step without a violated
 	// property or when its budget is spent.
 	Step        int32   `parquet:"step"`
-	Temperature float64 `parquet:"temperature"`
+	Temperature float64 `parquet:"temperature,optional"`
 	// VP and TV are the step's violated properties and total violations (violated
 	// instances): the lexicographic fitness, lower is better. Both are -1 on a row
 	// that records why the search stopped early (Error) and has no fitness.
@@ -27,7 +27,7 @@ type SearchRow struct {
 	Best bool `parquet:"best"`
 	// PassRate is the step's translation's share of tests whose outputs equal the
 	// source function's.
-	PassRate float64 `parquet:"pass_rate"`
+	PassRate float64 `parquet:"pass_rate,optional"`
 	// Status, Code and Entry are the step's translation of the original function
 	// (sample 0).
 	Status string `parquet:"status,dict"`

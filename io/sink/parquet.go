@@ -83,7 +83,16 @@ func metadata() []parquet.WriterOption {
 func Encode[T any](rows []T) ([]byte, error) {
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[T](&buf, append(metadata(), parquet.Compression(&parquet.Snappy))...)
-	if _, err := w.Write(rows); err != nil {
+	if cols := nanColumnsOf[T](); len(cols) > 0 {
+		idx := leafIndexes(w.Schema(), cols)
+		for _, r := range rows {
+			row := w.Schema().Deconstruct(nil, r)
+			nanToNull(row, idx)
+			if _, err := w.WriteRows([]parquet.Row{row}); err != nil {
+				return nil, err
+			}
+		}
+	} else if _, err := w.Write(rows); err != nil {
 		return nil, err
 	}
 	if err := w.Close(); err != nil {
@@ -129,7 +138,7 @@ func Read[T any](ctx context.Context, b *blob.Bucket, table string) ([]T, error)
 		if err != nil {
 			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}
-		rows, err := parquet.Read[T](bytes.NewReader(data), int64(len(data)))
+		rows, err := readRows[T](data)
 		if err != nil {
 			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}

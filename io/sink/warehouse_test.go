@@ -3,6 +3,7 @@ package sink
 import (
 	"bytes"
 	"context"
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -92,5 +93,66 @@ func TestWarehouseLayout(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, rows) {
 		t.Errorf("read back %+v\nwant %+v", got, rows)
+	}
+}
+
+// TestNaNIsNull: an undefined score (NaN) is a NULL in the file, so that DuckDB's
+// avg skips it and IS NULL finds it, while 0 stays 0; sink.Read gives NaN back, and
+// a file of an earlier schema (a required value column) reads as it did.
+func TestNaNIsNull(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	rows := []schemas.ScoreRow{{Run: "r", Metric: "ca_std", Value: math.NaN()}, {Run: "r", Metric: "ca_mean", Value: 0},
+		{Run: "r", Metric: "pass_rate", Value: 0.5, N: 2}}
+	w, err := NewPartWriter[schemas.ScoreRow](b, "scores", "x", RowGroupRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	shard, err := WriteShard(ctx, b, "scores2", rows) // Encode's path
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{w.Key, shard} {
+		data, _ := b.ReadAll(ctx, key)
+		// the raw column: one NULL, the 0 a value
+		raw, err := parquet.Read[struct {
+			Value *float64 `parquet:"value,optional"`
+		}](bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(raw) != 3 || raw[0].Value != nil || raw[1].Value == nil || *raw[1].Value != 0 || *raw[2].Value != 0.5 {
+			t.Errorf("%s: raw values %v", key, raw)
+		}
+		got, err := readRows[schemas.ScoreRow](data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 3 || !math.IsNaN(got[0].Value) || got[1].Value != 0 || got[2].Value != 0.5 || got[2].N != 2 || got[2].Metric != "pass_rate" {
+			t.Errorf("%s: read back %+v", key, got)
+		}
+	}
+	// schema version 1: value required, NaN stored as NaN
+	type oldScore struct {
+		Run    string  `parquet:"run"`
+		Metric string  `parquet:"metric"`
+		Value  float64 `parquet:"value"`
+	}
+	var buf bytes.Buffer
+	pw := parquet.NewGenericWriter[oldScore](&buf)
+	pw.Write([]oldScore{{"r", "ca_std", math.NaN()}, {"r", "ca_mean", 0.25}})
+	pw.Close()
+	got, err := readRows[schemas.ScoreRow](buf.Bytes())
+	if err != nil || len(got) != 2 || !math.IsNaN(got[0].Value) || got[1].Value != 0.25 || got[1].Metric != "ca_mean" {
+		t.Errorf("old file: %+v %v", got, err)
 	}
 }
