@@ -28,9 +28,10 @@ report:
 deps:
 	@bash scripts/deps.sh
 
-# The commit goes into the binary twice: Go's VCS stamp (go build in a git work tree)
-# and, for builds outside one (a tarball, -buildvcs=false), this variable (--version).
-COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+# The commit goes into the binary for --version, manifest.json and every Parquet file
+# (internal/version): Go's VCS stamp in a git work tree, else (a tarball,
+# -buildvcs=false) this variable, with "-dirty" when the tree differs from HEAD.
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS := $(if $(COMMIT),-X transmute/internal/version.commit=$(COMMIT))
 build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/launch
@@ -141,6 +142,18 @@ consistency-shared: build
 	$(BIN) --job consistency --corpus transcoder:$(SHARED)/transcoder-test --translator builtin: --translator identity: \
 	  --directions java-python,java-cpp,java-java --out out/consistency --run consistency-shared $(CONSISTENCY_FLAGS) \
 	  | tee out/consistency-summary.txt
+
+# The tables of out/run (make run first) read by other implementations: arrow-rs
+# (parquet-wasm) with Arrow JS, and DuckDB (its Node binding); each prints per table
+# the rows, NULLs or encodings and the key-value metadata. The npm packages go to
+# scripts/arrow/node_modules (the pipelines test reading through them skips without).
+ARROW_OUT ?= out/run
+.PHONY: arrow-deps arrow-check
+arrow-deps:
+	cd scripts/arrow && npm install --no-audit --no-fund
+arrow-check: arrow-deps
+	node scripts/arrow/read.mjs $(ARROW_OUT)
+	node scripts/arrow/duckdb.mjs $(ARROW_OUT)
 
 # Longer fuzzing of the input readers and spec parsers (make test runs their seed
 # corpora only). FUZZTIME per target, default 1m.

@@ -8,7 +8,7 @@ import (
 )
 
 // Tables written by the evaluation pipeline.
-var Tables = []string{"problems", "translations", "executions", "results", "scores", "errors", "fidelity"}
+var Tables = []string{"problems", "translations", "executions", "results", "scores", "errors", "fidelity", "verdicts"}
 
 // BuildEvaluate adds the evaluation pipeline (issue: end-to-end CA and pass rate) to s:
 // Load the corpora (one item per problem), Translate, Execute (run, harness
@@ -24,11 +24,12 @@ func BuildEvaluate(s beam.Scope, c Config) {
 
 	writeTable[schemas.Problem](s, c.Output, "problems", c.Shards, Split[schemas.Problem](s, outs, "Problem"))
 	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, beam.ParDo(s, programKeys, Split[schemas.ExecutionRow](s, outs, "Executions")))
 	writeTable[schemas.ResultRow](s, c.Output, "results", c.Shards, results)
 	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
 	writeTable[schemas.FidelityRow](s, c.Output, "fidelity", c.Shards, Split[schemas.FidelityRow](s, outs, "Fidelity"))
+	writeTable[schemas.VerdictRow](s, c.Output, "verdicts", c.Shards, beam.ParDo(s.Scope("Verdicts"), splitVerdicts, outs))
 }
 
 // Score computes the CA and pass-rate scores of each (translator, corpus, direction)

@@ -4,7 +4,14 @@
 package pipelines
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
 	"time"
+
+	"transmute/io/corpus"
 )
 
 // Config is everything a run needs; cmd/launch fills it from flags or a JSON file.
@@ -48,6 +55,10 @@ type Config struct {
 	CppArgs string `json:"cpp_args"`
 	// Limit caps the number of problems per corpus (0 = all), for quick runs.
 	Limit int `json:"limit"`
+	// Problems restricts the run to these problem ids (--problems ID,... and
+	// --problems-file FILE; empty = all). An id in no corpus is an error
+	// (CheckProblems); Limit applies to the problems selected.
+	Problems []string `json:"problems"`
 	// WorkDir caches compiled runners and headers.
 	WorkDir string `json:"work_dir"`
 	// ExecCache is the execution cache's directory or bucket URL (execute.Cached:
@@ -76,4 +87,57 @@ func (c Config) WithDefaults() Config {
 		c.Output = "out/run"
 	}
 	return c
+}
+
+// ParseProblems splits a list of problem ids: separated by commas, spaces or lines,
+// with "#" starting a comment to the end of its line (a --problems-file).
+func ParseProblems(text string) []string {
+	var ids []string
+	for _, line := range strings.Split(text, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		ids = append(ids, strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })...)
+	}
+	return ids
+}
+
+// ReadProblemsFile reads a --problems-file (ParseProblems).
+func ReadProblemsFile(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--problems-file: %w", err)
+	}
+	ids := ParseProblems(string(data))
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("--problems-file %s: no problem id", path)
+	}
+	return ids, nil
+}
+
+// CheckProblems fails when an id of c.Problems is in none of c's corpora: a
+// misspelt id would otherwise shrink the run without a word.
+func CheckProblems(ctx context.Context, c Config) error {
+	if len(c.Problems) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, spec := range c.Corpora {
+		cp, err := corpus.Load(ctx, spec)
+		if err != nil {
+			return fmt.Errorf("--corpus %s: %w", spec, err)
+		}
+		for _, p := range cp.Problems {
+			have[p.ID] = true
+		}
+	}
+	var unknown []string
+	for _, id := range c.Problems {
+		if !have[id] {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return fmt.Errorf("--problems: %d unknown problem id(s), in none of the corpora: %s", len(unknown), strings.Join(unknown[:min(len(unknown), 10)], ", "))
 }

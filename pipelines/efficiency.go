@@ -158,7 +158,7 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	o = o.withDefaults()
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
-		PerDirection: o.PerDirection}, specs)
+		PerDirection: o.PerDirection, Problems: c.Problems}, specs)
 	check := s.Scope("CheckDefaultTests")
 	checked, checkErrs := beam.ParDo2(check, &effCheckFn{Exec: execOf(c)}, Batches(check, items))
 	// The GroupByKey (per problem) is also a barrier: profiling starts once every
@@ -183,6 +183,7 @@ type effLoadFn struct {
 	Run          string
 	Directions   string
 	PerDirection int
+	Problems     []string // Config.Problems: only these (empty = all)
 }
 
 func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(EfficiencyItem), emitErr func(schemas.ErrorRow)) error {
@@ -222,8 +223,12 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(E
 		want[d] = true
 	}
 	var tasks, noSuite []schemas.Task
+	selected := map[string]bool{}
+	for _, id := range f.Problems {
+		selected[id] = true
+	}
 	for _, t := range c.Tasks {
-		if dirs != nil && !want[[2]string{t.SrcLang, t.TgtLang}] {
+		if (dirs != nil && !want[[2]string{t.SrcLang, t.TgtLang}]) || (len(selected) > 0 && !selected[t.ProblemID]) {
 			continue
 		}
 		if len(suites[t.ProblemID][t.TgtLang]) == 0 {

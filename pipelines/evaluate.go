@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -19,10 +21,12 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*evaluate.Item)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*evaluate.Output)(nil)).Elem())
 	for _, t := range []any{schemas.Problem{}, schemas.Task{}, schemas.TranslationRow{}, schemas.ExecutionRow{},
-		schemas.ResultRow{}, schemas.ScoreRow{}, schemas.ErrorRow{}, schemas.FidelityRow{}} {
+		schemas.ResultRow{}, schemas.ScoreRow{}, schemas.ErrorRow{}, schemas.FidelityRow{}, schemas.VerdictRow{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	beam.RegisterFunction(keyResult)
+	beam.RegisterFunction(splitVerdicts)
+	beam.RegisterFunction(programKeys)
 }
 
 // loadFn reads one corpus spec and emits its problems keyed by id, with the tasks
@@ -31,6 +35,7 @@ type loadFn struct {
 	Run        string
 	Directions string
 	Limit      int
+	Problems   []string // the problems selected; empty = all
 }
 
 func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(string, evaluate.Item), emitErr func(schemas.ErrorRow)) error {
@@ -51,8 +56,18 @@ func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(stri
 	for _, t := range c.Tasks {
 		tasks[t.ProblemID] = append(tasks[t.ProblemID], t)
 	}
+	var selected map[string]bool
+	if len(f.Problems) > 0 {
+		selected = map[string]bool{}
+		for _, id := range f.Problems {
+			selected[id] = true
+		}
+	}
 	n := 0
 	for _, p := range c.Problems {
+		if selected != nil && !selected[p.ID] {
+			continue
+		}
 		if f.Limit > 0 && n >= f.Limit {
 			break
 		}
@@ -104,4 +119,31 @@ var (
 func keyResult(r schemas.ResultRow) (string, schemas.ResultRow) {
 	r.Expected, r.Actual = "", ""
 	return score.KeyOf(r).String(), r
+}
+
+// splitVerdicts emits the verdicts of one problem's results (score.Verdicts): every
+// result row of a translation is in its problem's output, so no grouping is needed.
+func splitVerdicts(out evaluate.Output, emit func(schemas.VerdictRow)) {
+	for _, v := range score.Verdicts(out.Results) {
+		emit(v)
+	}
+}
+
+// programKeys fills a translation's execution row with the plain keys its
+// ProgramID (evaluate.TranslationID, "tr/<translator>/<src>-<tgt>/<sample>") holds,
+// so that the table joins on columns; gold rows keep them NULL.
+func programKeys(r schemas.ExecutionRow) schemas.ExecutionRow {
+	rest, ok := strings.CutPrefix(r.ProgramID, "tr/"+r.Translator+"/")
+	if r.Role != "translation" || !ok {
+		return r
+	}
+	dir, sample, ok := strings.Cut(rest, "/")
+	src, tgt, ok2 := strings.Cut(dir, "-")
+	n, err := strconv.ParseInt(sample, 10, 32)
+	if !ok || !ok2 || err != nil {
+		return r
+	}
+	s := int32(n)
+	r.SrcLang, r.TgtLang, r.Sample = src, tgt, &s
+	return r
 }

@@ -22,16 +22,22 @@ import (
 
 // Manifest describes a run: what was asked, with which versions, what came out.
 type Manifest struct {
-	Run         string            `json:"run"`
-	Command     string            `json:"command"`
-	Config      Config            `json:"config"`
-	Start       time.Time         `json:"start"`
-	End         time.Time         `json:"end"`
-	Seconds     float64           `json:"seconds"`
-	Versions    map[string]string `json:"versions"`
-	Protections []string          `json:"sandbox_protections"`
-	Counts      map[string]int64  `json:"counts"`
-	Tables      map[string]string `json:"tables"`
+	Run string `json:"run"`
+	// SchemaVersion is the tables' layout (schemas.SchemaVersion); Version and
+	// Commit are the launcher binary's (sink.BuildInfo). Every Parquet file carries
+	// the same three in its key-value metadata.
+	SchemaVersion string            `json:"schema_version"`
+	Version       string            `json:"transmute_version"`
+	Commit        string            `json:"transmute_commit"`
+	Command       string            `json:"command"`
+	Config        Config            `json:"config"`
+	Start         time.Time         `json:"start"`
+	End           time.Time         `json:"end"`
+	Seconds       float64           `json:"seconds"`
+	Versions      map[string]string `json:"versions"`
+	Protections   []string          `json:"sandbox_protections"`
+	Counts        map[string]int64  `json:"counts"`
+	Tables        map[string]string `json:"tables"`
 	// Shards names every shard of each table (keys relative to the output): the
 	// published run is exactly these files (docs/OUTPUT_LIFECYCLE.md).
 	Shards map[string][]string `json:"shards"`
@@ -107,6 +113,9 @@ func Finish(ctx context.Context, b *blob.Bucket, m *Manifest, tables []string) e
 		m.Shards[t] = keys
 		m.Tables[t] = t + "/*.parquet"
 	}
+	m.SchemaVersion = schemas.SchemaVersion
+	build := sink.BuildInfo()
+	m.Version, m.Commit = build.Version, build.Commit
 	m.End = time.Now().UTC()
 	m.Seconds = m.End.Sub(m.Start).Seconds()
 	// The workers' toolchains and protections, which ran the programs; the launcher's
@@ -172,6 +181,8 @@ func writeEmpty(ctx context.Context, b *blob.Bucket, table string) error {
 		_, err = sink.WriteShard[schemas.ErrorRow](ctx, b, table, nil)
 	case "fidelity":
 		_, err = sink.WriteShard[schemas.FidelityRow](ctx, b, table, nil)
+	case "verdicts":
+		_, err = sink.WriteShard[schemas.VerdictRow](ctx, b, table, nil)
 	case "variants":
 		_, err = sink.WriteShard[schemas.VariantRow](ctx, b, table, nil)
 	case "mutant_results":

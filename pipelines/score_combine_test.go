@@ -26,7 +26,12 @@ func scoreTestRows() []schemas.ResultRow {
 		for p := 0; p < 9; p++ {
 			for s := 0; s < samples; s++ {
 				prog := schemas.StatusOK
-				if (p+s)%4 == 3 {
+				switch {
+				case p == 7: // untranslated and failed translations: the coverage counts
+					prog = schemas.TranslationMissing
+				case p == 8 && s == 0:
+					prog = schemas.TranslationError
+				case (p+s)%4 == 3:
 					prog = schemas.StatusCompileError
 				}
 				for i := 0; i < 5; i++ {
@@ -115,6 +120,15 @@ func TestScoreCombine(t *testing.T) {
 	}
 	if len(byKey) != 2 || len(want) == 0 {
 		t.Fatalf("%d keys, %d scores", len(byKey), len(want))
+	}
+	covered := 0
+	for _, w := range want {
+		if r := w.(schemas.ScoreRow); (r.Metric == schemas.MetricMissing || r.Metric == schemas.MetricTranslationFailed) && r.Value > 0 {
+			covered++
+		}
+	}
+	if covered == 0 {
+		t.Fatal("no coverage counts among the scores")
 	}
 	p, s := beam.NewPipelineWithRoot()
 	in := beam.Reshuffle(s, beam.CreateList(s, rows))

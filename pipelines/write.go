@@ -159,6 +159,7 @@ func init() {
 	registerTable[schemas.ScoreRow]()
 	registerTable[schemas.ErrorRow]()
 	registerTable[schemas.FidelityRow]()
+	registerTable[schemas.VerdictRow]()
 }
 
 // writeTable writes col as Parquet files under <output>/<table>/part-*.parquet: each

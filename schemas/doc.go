@@ -46,3 +46,16 @@ const (
 	TranslationError       = "error"       // the translator failed (message in Error)
 	TranslationUnsupported = "unsupported" // the translator cannot translate this construct or direction
 )
+
+// SchemaVersion is the version of the tables' layout, in manifest.json and in every
+// Parquet file's key-value metadata (MetaSchemaVersion). 2: dictionary and plain
+// encodings, nullable columns, the verdicts table, plain keys on executions; the
+// tables of earlier runs carry no version.
+const SchemaVersion = "2"
+
+// Key-value metadata keys of every Parquet file Transmute writes.
+const (
+	MetaSchemaVersion = "transmute.schema_version"
+	MetaVersion       = "transmute.version" // the module version of the binary (debug.ReadBuildInfo)
+	MetaCommit        = "transmute.commit"  // its vcs.revision, "-dirty" when modified; "unknown" without VCS stamps
+)

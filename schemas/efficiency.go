@@ -12,17 +12,17 @@ const (
 // are CPU (user+sys) or wall milliseconds of one whole-suite run in a fresh
 // process; mean, std (sample) and CV are over the measured repetitions.
 type ProfileRow struct {
-	Run        string `parquet:"run"`
-	Translator string `parquet:"translator"` // "" for the ground truth
-	ProblemID  string `parquet:"problem_id"`
-	Corpus     string `parquet:"corpus"`
-	SrcLang    string `parquet:"src_lang"`
-	TgtLang    string `parquet:"tgt_lang"`
-	Role       string `parquet:"role"` // ground_truth | translation
+	Run        string `parquet:"run,dict"`
+	Translator string `parquet:"translator,dict"` // "" for the ground truth
+	ProblemID  string `parquet:"problem_id,dict"`
+	Corpus     string `parquet:"corpus,dict"`
+	SrcLang    string `parquet:"src_lang,dict"`
+	TgtLang    string `parquet:"tgt_lang,dict"`
+	Role       string `parquet:"role,dict"` // ground_truth | translation
 	// Status of the profiled runs: ok, compile_error, runtime_error, timeout,
 	// memory_limit, output_limit, infra_error.
-	Status Status `parquet:"status"`
-	Detail string `parquet:"detail"`
+	Status Status `parquet:"status,dict"`
+	Detail string `parquet:"detail,plain"`
 	// PassDefault: the program passed the task's default tests (always true for
 	// a translation that was profiled; true for the ground truth by definition).
 	PassDefault bool `parquet:"pass_default"`
@@ -39,29 +39,29 @@ type ProfileRow struct {
 	// 3339, UTC; "" when no repetition ran) bound the measured repetitions in
 	// time: with Core, they join a program to the noise probes of its core.
 	Core         int32   `parquet:"core"`
-	MeasuredFrom string  `parquet:"measured_from"`
-	MeasuredTo   string  `parquet:"measured_to"`
-	CPUMeanMs    float64 `parquet:"cpu_mean_ms"`
-	CPUStdMs     float64 `parquet:"cpu_std_ms"`
-	CPUCV        float64 `parquet:"cpu_cv"`
-	WallMean     float64 `parquet:"wall_mean_ms"`
-	WallStd      float64 `parquet:"wall_std_ms"`
-	WallCV       float64 `parquet:"wall_cv"`
-	RSSMeanKB    float64 `parquet:"rss_mean_kb"`
-	RSSStdKB     float64 `parquet:"rss_std_kb"`
-	RSSCV        float64 `parquet:"rss_cv"`
+	MeasuredFrom string  `parquet:"measured_from,plain"`
+	MeasuredTo   string  `parquet:"measured_to,plain"`
+	CPUMeanMs    float64 `parquet:"cpu_mean_ms,optional"`
+	CPUStdMs     float64 `parquet:"cpu_std_ms,optional"`
+	CPUCV        float64 `parquet:"cpu_cv,optional"`
+	WallMean     float64 `parquet:"wall_mean_ms,optional"`
+	WallStd      float64 `parquet:"wall_std_ms,optional"`
+	WallCV       float64 `parquet:"wall_cv,optional"`
+	RSSMeanKB    float64 `parquet:"rss_mean_kb,optional"`
+	RSSStdKB     float64 `parquet:"rss_std_kb,optional"`
+	RSSCV        float64 `parquet:"rss_cv,optional"`
 	// OverheadCPUMs and OverheadRSSKB: the empty candidate's mean (same harness,
 	// inputs and pinning); NetCPUMs = max(CPUMeanMs - OverheadCPUMs, 0).
-	OverheadCPUMs float64 `parquet:"overhead_cpu_ms"`
-	OverheadRSSKB float64 `parquet:"overhead_rss_kb"`
-	NetCPUMs      float64 `parquet:"net_cpu_ms"`
+	OverheadCPUMs float64 `parquet:"overhead_cpu_ms,optional"`
+	OverheadRSSKB float64 `parquet:"overhead_rss_kb,optional"`
+	NetCPUMs      float64 `parquet:"net_cpu_ms,optional"`
 	// BeyondTime and BeyondMem (0..100) against the task's reference set, from
 	// CPUMeanMs and RSSMeanKB; 0 when not Correct. InefficiencyTime and
 	// InefficiencyMem: the value over the reference set's best; 0 when not Correct.
-	BeyondTime       float64 `parquet:"beyond_time"`
-	BeyondMem        float64 `parquet:"beyond_mem"`
-	InefficiencyTime float64 `parquet:"inefficiency_time"`
-	InefficiencyMem  float64 `parquet:"inefficiency_mem"`
+	BeyondTime       float64 `parquet:"beyond_time,optional"`
+	BeyondMem        float64 `parquet:"beyond_mem,optional"`
+	InefficiencyTime float64 `parquet:"inefficiency_time,optional"`
+	InefficiencyMem  float64 `parquet:"inefficiency_mem,optional"`
 	// Selected: the task passes TRACE's task selection (section 3.3) on our
 	// reference set: feasible, impactful, diverse.
 	Selected bool `parquet:"selected"`
@@ -78,22 +78,22 @@ func (r ProfileRow) ShardKey() string { return r.ProblemID }
 // that reads memory beyond its core's own caches, as most interpreted and JVM
 // programs do.
 type NoiseRow struct {
-	Run string `parquet:"run"`
+	Run string `parquet:"run,dict"`
 	// Core is the CPU probed; At the probe's start (RFC 3339, UTC).
 	Core int32  `parquet:"core"`
-	At   string `parquet:"at"`
+	At   string `parquet:"at,plain"`
 	// Chunks of each kind, and the CPU time of one compute chunk: mean, min, max
 	// (ms) and CV.
 	Chunks      int32   `parquet:"chunks"`
-	ChunkMeanMs float64 `parquet:"chunk_mean_ms"`
-	ChunkMinMs  float64 `parquet:"chunk_min_ms"`
-	ChunkMaxMs  float64 `parquet:"chunk_max_ms"`
-	CV          float64 `parquet:"cv"`
+	ChunkMeanMs float64 `parquet:"chunk_mean_ms,optional"`
+	ChunkMinMs  float64 `parquet:"chunk_min_ms,optional"`
+	ChunkMaxMs  float64 `parquet:"chunk_max_ms,optional"`
+	CV          float64 `parquet:"cv,optional"`
 	// The same for one cache chunk.
-	CacheChunkMeanMs float64 `parquet:"cache_chunk_mean_ms"`
-	CacheChunkMinMs  float64 `parquet:"cache_chunk_min_ms"`
-	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms"`
-	CacheCV          float64 `parquet:"cache_cv"`
+	CacheChunkMeanMs float64 `parquet:"cache_chunk_mean_ms,optional"`
+	CacheChunkMinMs  float64 `parquet:"cache_chunk_min_ms,optional"`
+	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms,optional"`
+	CacheCV          float64 `parquet:"cache_cv,optional"`
 }
 
 func (r NoiseRow) ShardKey() string { return r.At }

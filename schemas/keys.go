@@ -9,6 +9,7 @@ func (r Task) ShardKey() string           { return r.ProblemID }
 func (r TranslationRow) ShardKey() string { return r.ProblemID }
 func (r ExecutionRow) ShardKey() string   { return r.ProblemID }
 func (r ResultRow) ShardKey() string      { return r.ProblemID }
+func (r VerdictRow) ShardKey() string     { return r.ProblemID }
 func (r ScoreRow) ShardKey() string       { return r.Translator + r.SrcLang + r.TgtLang }
 func (r ErrorRow) ShardKey() string       { return r.ProblemID + r.Stage }
 func (r FidelityRow) ShardKey() string    { return r.ProblemID }

@@ -21,10 +21,20 @@ const (
 	MetricPassRateAnyOfN         Metric = "pass_rate_any_of_n"
 	MetricPassRateAllOfN         Metric = "pass_rate_all_of_n"
 	MetricSamples                Metric = "samples"
-	MetricProblems               Metric = "problems"
+	MetricProblems               Metric = "problems" // of the direction the evaluation covers
 	MetricTests                  Metric = "tests"
 	MetricOracleFailures         Metric = "oracle_failures"
 	MetricNondeterministicTests  Metric = "nondeterministic_tests"
+	// Coverage: how many of the problems had a translation to judge. Translated,
+	// missing and translation_failed add up to problems; coverage is
+	// translated/problems; evaluated counts the problems in pass_rate's denominator;
+	// pass_rate_attempted is pass_rate over the evaluated problems that were translated.
+	MetricTranslated        Metric = "translated"
+	MetricMissing           Metric = "missing"
+	MetricTranslationFailed Metric = "translation_failed"
+	MetricEvaluated         Metric = "evaluated"
+	MetricCoverage          Metric = "coverage"
+	MetricPassRateAttempted Metric = "pass_rate_attempted"
 )
 
 // MetricPassAt is pass@k: "pass@1", "pass@5", "pass@10".

@@ -7,28 +7,28 @@ package schemas
 // trees, GRS without two graphs). A translation that could not be scored (none
 // given, too large) has Status other than "ok" and Error saying why.
 type SimilarityRow struct {
-	Run        string `parquet:"run"`
-	Translator string `parquet:"translator"`
-	ProblemID  string `parquet:"problem_id"`
-	SrcLang    string `parquet:"src_lang"`
-	TgtLang    string `parquet:"tgt_lang"`
+	Run        string `parquet:"run,dict"`
+	Translator string `parquet:"translator,dict"`
+	ProblemID  string `parquet:"problem_id,dict"`
+	SrcLang    string `parquet:"src_lang,dict"`
+	TgtLang    string `parquet:"tgt_lang,dict"`
 	Sample     int32  `parquet:"sample"`
 	// Status: ok, no_translation (the translator gave none: metrics 0), error.
-	Status string `parquet:"status"`
-	Error  string `parquet:"error"`
+	Status string `parquet:"status,dict"`
+	Error  string `parquet:"error,plain"`
 
-	BLEU          float64 `parquet:"bleu"`
-	CrystalBLEU   float64 `parquet:"crystal_bleu"`
-	CodeBLEU      float64 `parquet:"codebleu"`
-	WeightedNgram float64 `parquet:"weighted_ngram"`
-	SyntaxMatch   float64 `parquet:"syntax_match"`
-	DataflowMatch float64 `parquet:"dataflow_match"`
-	STS           float64 `parquet:"sts"`
-	TRS           float64 `parquet:"trs"`
-	GRS           float64 `parquet:"grs"`
-	RUBY          float64 `parquet:"ruby"`
+	BLEU          float64 `parquet:"bleu,optional"`
+	CrystalBLEU   float64 `parquet:"crystal_bleu,optional"`
+	CodeBLEU      float64 `parquet:"codebleu,optional"`
+	WeightedNgram float64 `parquet:"weighted_ngram,optional"`
+	SyntaxMatch   float64 `parquet:"syntax_match,optional"`
+	DataflowMatch float64 `parquet:"dataflow_match,optional"`
+	STS           float64 `parquet:"sts,optional"`
+	TRS           float64 `parquet:"trs,optional"`
+	GRS           float64 `parquet:"grs,optional"`
+	RUBY          float64 `parquet:"ruby,optional"`
 	// RubyLevel: graph (RUBY = GRS), tree (TRS) or tokens (STS).
-	RubyLevel string `parquet:"ruby_level"`
+	RubyLevel string `parquet:"ruby_level,plain"`
 	TED       int32  `parquet:"ted"`       // -1 when not computed
 	GED       int32  `parquet:"ged"`       // exact, or an upper bound when not GEDExact; -1 when not computed
 	GEDLower  int32  `parquet:"ged_lower"` // a lower bound of GED
@@ -39,12 +39,12 @@ type SimilarityRow struct {
 	HypTokens int32  `parquet:"hyp_tokens"`
 	RefTokens int32  `parquet:"ref_tokens"`
 	// Millis spent computing this row's metrics (parsing the translation included).
-	Millis float64 `parquet:"ms"`
+	Millis float64 `parquet:"ms,optional"`
 
 	// From the evaluate job: CA (matching tests / tests whose oracle ran) and pass
 	// (every such test matches); Tests is that number of tests (0: no execution
 	// result joined, CA and pass then say nothing).
-	CA    float64 `parquet:"ca"`
+	CA    float64 `parquet:"ca,optional"`
 	Pass  bool    `parquet:"pass"`
 	Tests int32   `parquet:"tests"`
 }
@@ -56,17 +56,17 @@ type SimilarityRow struct {
 // counterexamples (pairs of translations of one problem ordered oppositely by the
 // metric and by CA), ordered_pairs (pairs CA orders strictly), ruby_minus_bleu.
 type SimilarityStatRow struct {
-	Run        string  `parquet:"run"`
-	Scope      string  `parquet:"scope"`
-	Translator string  `parquet:"translator"`
-	SrcLang    string  `parquet:"src_lang"`
-	TgtLang    string  `parquet:"tgt_lang"`
-	Metric     string  `parquet:"metric"`
-	Target     string  `parquet:"target"` // ca | pass
-	Statistic  string  `parquet:"statistic"`
-	Value      float64 `parquet:"value"`
-	Lo         float64 `parquet:"lo"` // bootstrap 95% interval (NaN when not computed)
-	Hi         float64 `parquet:"hi"`
+	Run        string  `parquet:"run,dict"`
+	Scope      string  `parquet:"scope,plain"`
+	Translator string  `parquet:"translator,dict"`
+	SrcLang    string  `parquet:"src_lang,dict"`
+	TgtLang    string  `parquet:"tgt_lang,dict"`
+	Metric     string  `parquet:"metric,dict"`
+	Target     string  `parquet:"target,plain"` // ca | pass
+	Statistic  string  `parquet:"statistic,plain"`
+	Value      float64 `parquet:"value,optional"`
+	Lo         float64 `parquet:"lo,optional"` // bootstrap 95% interval (NaN when not computed)
+	Hi         float64 `parquet:"hi,optional"`
 	N          int64   `parquet:"n"`
 }
 

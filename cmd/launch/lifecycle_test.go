@@ -280,21 +280,29 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("glob %s/*.parquet: %d rows, manifest %d", table, n, len(a.tables[table]))
 		}
 	}
-	// The malformed recorded line is an error row naming file and line, and the
-	// translation it was (SUM_OF_SQUARES_FORMULA java->python) a failure, also in the errors table.
-	var sawBadLine, sawFailed bool
+	// The malformed recorded line is one error row naming file and line, and the
+	// translation it was (SUM_OF_SQUARES_FORMULA java->python) a failure in the
+	// translations table, not repeated in the errors table.
+	var badLines, repeated int
 	for _, e := range a.tables["errors"] {
 		var r schemas.ErrorRow
 		json.Unmarshal([]byte(e), &r)
 		if r.Stage == translate.Stage && r.Reason == translate.ReasonBadRecord && strings.Contains(r.Detail, "rec.jsonl line 2") {
-			sawBadLine = true
+			badLines++
 		}
 		if r.Stage == translate.Stage && r.Reason == translate.ReasonFailed && r.ProblemID == "SUM_OF_SQUARES_FORMULA" {
-			sawFailed = true
+			repeated++
 		}
 	}
-	if !sawBadLine || !sawFailed {
-		t.Errorf("errors table lacks the malformed line (%v) or the failed translation (%v): %v", sawBadLine, sawFailed, a.tables["errors"])
+	sawFailed := false
+	for _, tr := range a.tables["translations"] {
+		var r schemas.TranslationRow
+		json.Unmarshal([]byte(tr), &r)
+		sawFailed = sawFailed || (r.ProblemID == "SUM_OF_SQUARES_FORMULA" && r.SrcLang == "java" && r.Status == schemas.TranslationError)
+	}
+	if badLines != 1 || repeated != 0 || !sawFailed {
+		t.Errorf("malformed line: %d error rows (want 1), %d repeated as failed translations (want 0), translation failed %v: %v",
+			badLines, repeated, sawFailed, a.tables["errors"])
 	}
 	if !strings.Contains(logs, "error rows by stage:") || !strings.Contains(logs, "translate ") {
 		t.Errorf("the summary does not count the translate errors:\n%s", logs)
@@ -353,6 +361,8 @@ func TestLifecycle(t *testing.T) {
 			{[]string{"--translator", "nosuch:x"}, "unknown translator scheme"},
 			{[]string{"--directions", "java-pyton"}, `unknown language "pyton"`},
 			{[]string{"--limit", "-1"}, "--limit -1: must not be negative"},
+			{[]string{"--problems", "COUNT_SET_BITS,NO_SUCH_PROBLEM"}, "unknown problem id(s), in none of the corpora: NO_SUCH_PROBLEM"},
+			{[]string{"--problems-file", filepath.Join(dir, "no-such-ids.txt")}, "no-such-ids.txt"},
 			{[]string{"--workers", "-2"}, "--workers -2: must not be negative"},
 			{[]string{"--cpu-limit", "-1s"}, "must not be negative"},
 			{[]string{"--job", "evaluat"}, "unknown --job"},

@@ -125,6 +125,8 @@ func run() error {
 		shards               = flag.Int("shards", 0, fmt.Sprintf("at most this many rows per Parquet file of a table (default %d; each bundle writes files of its own)", pipelines.DefaultRowsPerFile))
 		computeShards        = flag.Int("compute-shards", 0, "properties: groups of problems that take their merge partners from each other (default 1 in process; else 4)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
+		problems             = flag.String("problems", "", "only these problem ids, comma-separated (an id in no corpus is an error)")
+		problemsFile         = flag.String("problems-file", "", "only the problem ids listed in this file (one or more a line, # comments)")
 		cppArgs              = flag.String("cpp-args", "", "how C++ programs get their arguments: adapt (default: as the function takes them) or gold (as the C++ gold declares them, like TransCoder-test's and TRACE's scripts)")
 		cpu                  = flag.Duration("cpu-limit", 0, "CPU time limit per test (default 10s; 1s for --job mbta)")
 		wall                 = flag.Duration("wall-limit", 0, "wall time limit per test (default 20s; 2s for --job mbta)")
@@ -279,6 +281,16 @@ func run() error {
 	}
 	if *limit > 0 {
 		c.Limit = *limit
+	}
+	if *problems != "" || *problemsFile != "" {
+		c.Problems = pipelines.ParseProblems(*problems)
+		if *problemsFile != "" {
+			ids, err := pipelines.ReadProblemsFile(*problemsFile)
+			if err != nil {
+				return err
+			}
+			c.Problems = append(c.Problems, ids...)
+		}
 	}
 	if *cppArgs != "" {
 		c.CppArgs = *cppArgs
@@ -499,6 +511,9 @@ func checkInputs(ctx context.Context, c pipelines.Config) error {
 		if _, err := corpus.Load(ctx, spec); err != nil {
 			return fmt.Errorf("--corpus %s: %w", spec, err)
 		}
+	}
+	if err := pipelines.CheckProblems(ctx, c); err != nil {
+		return err
 	}
 	for _, spec := range c.Translators {
 		t, err := translate.Open(ctx, spec)

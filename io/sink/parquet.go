@@ -16,17 +16,60 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
+
+	"transmute/internal/version"
+	"transmute/schemas"
 )
 
+// Build is the version and commit of the running binary (internal/version): Commit
+// carries "-dirty" when Go's stamp says the tree was modified, and is "unknown" when
+// neither the stamp nor the Makefile's -ldflags commit is there (go test, go run).
+type Build struct {
+	Version, Commit string
+}
+
+// BuildInfo reads the binary's Build once.
+var BuildInfo = sync.OnceValue(func() Build {
+	v := version.Get()
+	b := Build{Version: v.Module, Commit: v.Commit}
+	if b.Commit == "" {
+		b.Commit = "unknown"
+	} else if v.Modified {
+		b.Commit += "-dirty"
+	}
+	return b
+})
+
+// metadata is the key-value metadata of every file: the schema version and the
+// binary's version and commit (schemas.MetaSchemaVersion...).
+func metadata() []parquet.WriterOption {
+	b := BuildInfo()
+	return []parquet.WriterOption{
+		parquet.KeyValueMetadata(schemas.MetaSchemaVersion, schemas.SchemaVersion),
+		parquet.KeyValueMetadata(schemas.MetaVersion, b.Version),
+		parquet.KeyValueMetadata(schemas.MetaCommit, b.Commit),
+	}
+}
+
 // Encode serializes rows to Parquet bytes with parquet-go's generic typed writer
-// (schema from the struct's parquet tags, Snappy compression).
+// (schema from the struct's parquet tags, Snappy compression, the metadata).
 func Encode[T any](rows []T) ([]byte, error) {
 	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf, parquet.Compression(&parquet.Snappy))
-	if _, err := w.Write(rows); err != nil {
+	w := parquet.NewGenericWriter[T](&buf, append(metadata(), parquet.Compression(&parquet.Snappy))...)
+	if cols := nanColumnsOf[T](); len(cols) > 0 {
+		idx := leafIndexes(w.Schema(), cols)
+		for _, r := range rows {
+			row := w.Schema().Deconstruct(nil, r)
+			nanToNull(row, idx)
+			if _, err := w.WriteRows([]parquet.Row{row}); err != nil {
+				return nil, err
+			}
+		}
+	} else if _, err := w.Write(rows); err != nil {
 		return nil, err
 	}
 	if err := w.Close(); err != nil {
@@ -72,7 +115,7 @@ func Read[T any](ctx context.Context, b *blob.Bucket, table string) ([]T, error)
 		if err != nil {
 			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}
-		rows, err := parquet.Read[T](bytes.NewReader(data), int64(len(data)))
+		rows, err := readRows[T](data)
 		if err != nil {
 			return nil, fmt.Errorf("sink: read %s: %w", k, err)
 		}

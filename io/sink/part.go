@@ -47,6 +47,8 @@ type PartWriter[T any] struct {
 	w      *blob.Writer
 	pw     *parquet.GenericWriter[T]
 	one    [1]T
+	// nan: the leaf columns whose NaN is written as NULL (nan.go); nil when none.
+	nan map[int]bool
 }
 
 // NewPartWriter starts the file; rows are flushed as row groups of rowGroupRows.
@@ -58,16 +60,27 @@ func NewPartWriter[T any](b *blob.Bucket, table, name string, rowGroupRows int) 
 		cancel()
 		return nil, fmt.Errorf("sink: write %s: %w", key, err)
 	}
-	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))),
-		parquet.PageBufferSize(PageBufferBytes))
-	return &PartWriter[T]{Key: key, cancel: cancel, w: w, pw: pw}, nil
+	pw := parquet.NewGenericWriter[T](w, append(metadata(), parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(int64(max(rowGroupRows, 1))),
+		parquet.PageBufferSize(PageBufferBytes))...)
+	p := &PartWriter[T]{Key: key, cancel: cancel, w: w, pw: pw}
+	if cols := nanColumnsOf[T](); len(cols) > 0 {
+		p.nan = leafIndexes(pw.Schema(), cols)
+	}
+	return p, nil
 }
 
 // Write appends one row.
 func (p *PartWriter[T]) Write(r T) error {
-	p.one[0] = r
-	_, err := p.pw.Write(p.one[:])
-	p.one[0] = *new(T)
+	var err error
+	if p.nan != nil {
+		row := p.pw.Schema().Deconstruct(nil, r)
+		nanToNull(row, p.nan)
+		_, err = p.pw.WriteRows([]parquet.Row{row})
+	} else {
+		p.one[0] = r
+		_, err = p.pw.Write(p.one[:])
+		p.one[0] = *new(T)
+	}
 	if err != nil {
 		return fmt.Errorf("sink: write %s: %w", p.Key, err)
 	}

@@ -164,7 +164,7 @@ func (e *Evaluator) Translate(ctx context.Context, it Item) Translated {
 					ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src, TgtLang: d.tgt,
 					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
 					Entry: t.Entry, PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn,
-					TokensOut: t.TokensOut, Cached: t.Cached})
+					TokensOut: t.TokensOut, Cached: t.Cached, Raw: t.Raw})
 				if er, ok := translate.FailureRow(e.Run, p.Corpus, p.ID, tr.Name(), "orig", d.src, d.tgt, t); ok {
 					out.Errors = append(out.Errors, er)
 				}

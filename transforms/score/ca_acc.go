@@ -198,6 +198,7 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		}
 		var perProblem []float64
 		tests, matched, passed, passedConv := 0, 0, 0, 0
+		attempted, passedAttempted := 0, 0
 		statuses := map[schemas.Status]int{}
 		// In problem order: float sums depend on the order, and a rerun must give
 		// the same scores to the last bit.
@@ -211,8 +212,15 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 			matched += pa.Matched
 			ca := float64(pa.Matched) / float64(pa.Tests)
 			perProblem = append(perProblem, ca)
+			translated := Coverage(pa.ProgramStatus) == CoverageTranslated
+			if translated {
+				attempted++
+			}
 			if pa.Matched == pa.Tests {
 				passed++
+				if translated {
+					passedAttempted++
+				}
 			}
 			if pa.MatchedConv == pa.Tests {
 				passedConv++
@@ -273,7 +281,21 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 				}
 			}
 		}
-		emit(schemas.MetricProblems, float64(n), n)
+		// Coverage counts the problems of the oracle in any subset, so that both
+		// subsets report the same problems (a problem whose tests are all
+		// language-dependent is absent from lang_independent's counts).
+		cov := a.coverage(g.Oracle)
+		emit(schemas.MetricProblems, float64(cov.problems), cov.problems)
+		emit(schemas.MetricTranslated, float64(cov.translated), cov.problems)
+		emit(schemas.MetricMissing, float64(cov.missing), cov.problems)
+		emit(schemas.MetricTranslationFailed, float64(cov.failed), cov.problems)
+		emit(schemas.MetricEvaluated, float64(n), n)
+		if cov.problems > 0 {
+			emit(schemas.MetricCoverage, float64(cov.translated)/float64(cov.problems), cov.problems)
+		}
+		if attempted > 0 {
+			emit(schemas.MetricPassRateAttempted, float64(passedAttempted)/float64(attempted), attempted)
+		}
 		emit(schemas.MetricTests, float64(tests), tests)
 		emit(schemas.MetricOracleFailures, float64(ga.OracleFailures), ga.OracleFailures)
 		if ga.Nondet > 0 {
@@ -289,4 +311,50 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		}
 	}
 	return out
+}
+
+// Coverage classes of a problem's sample-0 program status (ProgramStatus is the
+// translation's status when nothing ran).
+const (
+	CoverageTranslated = "translated"         // a translation ran (whatever its outcome)
+	CoverageMissing    = "missing"            // the translator had none for the problem
+	CoverageFailed     = "translation_failed" // the translator failed or cannot translate it
+)
+
+// Coverage classifies a result row's ProgramStatus.
+func Coverage(programStatus schemas.Status) string {
+	switch programStatus {
+	case schemas.TranslationMissing:
+		return CoverageMissing
+	case schemas.TranslationError, schemas.TranslationUnsupported:
+		return CoverageFailed
+	}
+	return CoverageTranslated
+}
+
+type coverageCounts struct{ problems, translated, missing, failed int }
+
+// coverage counts the problems of oracle over every subset's groups.
+func (a *CAAcc) coverage(oracle string) coverageCounts {
+	status := map[string]schemas.Status{}
+	for g, ga := range a.Groups {
+		if g.Oracle != oracle {
+			continue
+		}
+		for id, pa := range ga.Problems {
+			status[id] = pa.ProgramStatus
+		}
+	}
+	c := coverageCounts{problems: len(status)}
+	for _, st := range status {
+		switch Coverage(st) {
+		case CoverageMissing:
+			c.missing++
+		case CoverageFailed:
+			c.failed++
+		default:
+			c.translated++
+		}
+	}
+	return c
 }

@@ -19,6 +19,10 @@ const (
 	ReasonBadRecord = "malformed recorded translation"
 )
 
+// MalformedPrefix starts the Error of a recorded translation whose line could not be
+// read; that line is an error row of its own, not repeated per translation.
+const MalformedPrefix = "malformed recorded translation at"
+
 // CutPrefix starts the Error of a translation cut at a size cap.
 const CutPrefix = "output cut at its size cap"
 
@@ -28,6 +32,9 @@ const CutPrefix = "output cut at its size cap"
 func FailureRow(run, corpus, problemID, translator, variant, src, tgt string, t Translation) (schemas.ErrorRow, bool) {
 	if t.Status != schemas.TranslationError {
 		return schemas.ErrorRow{}, false
+	}
+	if strings.HasPrefix(t.Error, MalformedPrefix) {
+		return schemas.ErrorRow{}, false // the line's own error row (InputErrorRows) says it
 	}
 	reason := ReasonFailed
 	if strings.HasPrefix(t.Error, CutPrefix) {

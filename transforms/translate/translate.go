@@ -53,6 +53,8 @@ type Translation struct {
 	TokensIn   int64
 	TokensOut  int64
 	Cached     bool
+	// Raw is the answer Code was extracted from, when it was (a fenced recorded answer).
+	Raw string
 }
 
 // Translator turns source functions into target-language functions.

@@ -35,7 +35,7 @@ func TestMalformedLinesAreErrorRowsNotMissing(t *testing.T) {
 		}
 	}
 	for id, status := range map[string]string{"A": schemas.TranslationOK, "B": schemas.TranslationError, "C": schemas.TranslationError,
-		"D": schemas.TranslationError, "NEVER": schemas.TranslationError} {
+		"D": schemas.TranslationError, "NEVER": schemas.TranslationMissing} {
 		out, _ := tr.Translate(ctx, translate.Request{ProblemID: id, VariantID: OrigVariant, SrcLang: "java", TgtLang: "python"})
 		if len(out) != 1 || out[0].Status != status {
 			t.Errorf("%s: %+v, want status %s", id, out, status)
@@ -44,10 +44,10 @@ func TestMalformedLinesAreErrorRowsNotMissing(t *testing.T) {
 			t.Errorf("%s: invalid UTF-8 rewritten into %q", id, out[0].Code)
 		}
 	}
-	// another direction, with no unreadable line of its own or of unknown direction:
-	// here the UTF-8 lines' direction is unknown, so even that is not "missing"
-	out, _ := tr.Translate(ctx, translate.Request{ProblemID: "A", VariantID: OrigVariant, SrcLang: "cpp", TgtLang: "java"})
-	if out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "unreadable") {
+	// a translation not found beside unreadable lines stays missing (each line is
+	// one error row, not one per translation it may have held), naming the lines
+	out, _ := tr.Translate(ctx, translate.Request{ProblemID: "NEVER", VariantID: OrigVariant, SrcLang: "java", TgtLang: "python"})
+	if out[0].Status != schemas.TranslationMissing || !strings.Contains(out[0].Error, "unreadable") {
 		t.Errorf("cpp->java beside lines of unknown direction: %+v", out)
 	}
 }

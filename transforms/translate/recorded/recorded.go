@@ -58,6 +58,14 @@ type Translator struct {
 	// held any translation of it that is not found.
 	bad    []translate.InputError
 	unread map[[2]string][]string
+	// lines are the lines read from a recorded JSONL file, for UnknownProblems.
+	lines []lineKey
+}
+
+type lineKey struct {
+	file    string
+	line    int
+	problem string
 }
 
 var _ translate.Translator = (*Translator)(nil)
@@ -123,10 +131,12 @@ func firstGroup(re *regexp.Regexp, s string) string {
 	return ""
 }
 
-// badLine records a line that could not be read. When its problem and direction are
-// known it stands for a failed translation of them (status error), so that it counts
-// as a failure, not as a missing translation; otherwise every translation of its
-// direction that is not found is reported as possibly lost (see Translate).
+// badLine records a line that could not be read: one error row (InputErrors). When
+// its problem and direction are known it stands for a failed translation of them
+// (status error, whose own failure row is not repeated: translate.MalformedPrefix),
+// so that it counts as a failure, not as a missing translation; otherwise the
+// translations of its direction that are not found stay missing, and their Error
+// names the line that may have held them (see Translate).
 func (t *Translator) badLine(file string, line int, reason, problem, src, tgt string) {
 	where := fmt.Sprintf("%s line %d", file, line)
 	t.warn("%s: %s", where, reason)
@@ -134,7 +144,7 @@ func (t *Translator) badLine(file string, line int, reason, problem, src, tgt st
 	if problem != "" && src != "" && tgt != "" {
 		k := key{problem, src, tgt}
 		t.byKey[k] = append(t.byKey[k], translate.Translation{Sample: int32(len(t.byKey[k])), Status: schemas.TranslationError,
-			Error: fmt.Sprintf("malformed recorded translation at %s: %s", where, reason)})
+			Error: fmt.Sprintf("%s %s: %s", translate.MalformedPrefix, where, reason)})
 		return
 	}
 	if t.unread == nil {
@@ -175,7 +185,7 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 				continue
 			}
 			if !utf8.ValidString(line) { // JSON decoding would rewrite the bytes
-				t.badLine(k, i+1, "not valid UTF-8", "", src, tgt)
+				t.badLine(k, i+1, "not valid UTF-8", firstGroup(reProblem, line), src, tgt)
 				continue
 			}
 			var row map[string]json.RawMessage
@@ -191,6 +201,7 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 			var samples []string
 			if raw, ok := row[tgt]; !ok {
 				if gen, ok := row["generation"]; ok {
+					t.lines = append(t.lines, lineKey{file: k, line: i + 1, problem: id})
 					// A few TRACE models' files keep the raw chat answers; their code is
 					// taken out the way a live answer's is.
 					if err := t.addGenerations(key{id, src, tgt}, gen); err != nil {
@@ -208,6 +219,7 @@ func FromTraceModelDir(ctx context.Context, b *blob.Bucket, name string) (*Trans
 				}
 				samples = []string{one}
 			}
+			t.lines = append(t.lines, lineKey{file: k, line: i + 1, problem: id})
 			for _, s := range samples {
 				imports, code := SplitImports(s)
 				k := key{id, src, tgt}
@@ -237,7 +249,7 @@ func (t *Translator) addGenerations(k key, raw json.RawMessage) error {
 		if err != nil {
 			code, imports = "", ""
 		}
-		t.add(k, translate.Translation{Sample: int32(len(t.byKey[k])), Code: code, Imports: imports})
+		t.add(k, translate.Translation{Sample: int32(len(t.byKey[k])), Code: code, Imports: imports, Raw: g.Generation})
 	}
 	return nil
 }
@@ -251,6 +263,162 @@ type recordedLine struct {
 	Code      string `json:"code"`
 	Imports   string `json:"imports"`
 	Entry     string `json:"entry"`
+}
+
+// recordedFields are the fields of a recorded line, in the order the docs list them.
+var recordedFields = []string{"problem_id", "src_lang", "tgt_lang", "sample", "code", "imports", "entry"}
+
+// fieldSynonyms are names other tools give the fields, for "did you mean".
+var fieldSynonyms = map[string]string{
+	"translation": "code", "translated_code": "code", "output": "code", "completion": "code", "generation": "code",
+	"response": "code", "answer": "code", "program": "code", "function": "code",
+	"id": "problem_id", "task_id": "problem_id", "sample_id": "problem_id", "problem": "problem_id",
+	"src": "src_lang", "source": "src_lang", "source_lang": "src_lang", "source_language": "src_lang",
+	"tgt": "tgt_lang", "target": "tgt_lang", "target_lang": "tgt_lang", "target_language": "tgt_lang",
+	"import": "imports", "entry_point": "entry", "sample_index": "sample",
+}
+
+// parseRecordedLine decodes one line strictly: JSON, no unknown field, a problem id,
+// known languages (case-folded). reason is "" when the line is good; the fields
+// read so far are returned either way, to tell which translation a bad line was.
+func parseRecordedLine(line string) (recordedLine, string) {
+	var r recordedLine
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &fields); err != nil {
+		r.ProblemID, r.SrcLang, r.TgtLang = firstGroup(reProblem, line), foldLang(firstGroup(reSrc, line)), foldLang(firstGroup(reTgt, line))
+		return r, fmt.Sprintf("bad JSON: %v", err)
+	}
+	// the fields that decode, to name the translation even when another is wrong
+	var unknown []string
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names) // one message for one line, whatever the map's order
+	for _, name := range names {
+		raw := fields[name]
+		var err error
+		switch name {
+		case "problem_id":
+			err = json.Unmarshal(raw, &r.ProblemID)
+		case "src_lang":
+			err = json.Unmarshal(raw, &r.SrcLang)
+		case "tgt_lang":
+			err = json.Unmarshal(raw, &r.TgtLang)
+		case "sample":
+			err = json.Unmarshal(raw, &r.Sample)
+		case "code":
+			err = json.Unmarshal(raw, &r.Code)
+		case "imports":
+			err = json.Unmarshal(raw, &r.Imports)
+		case "entry":
+			err = json.Unmarshal(raw, &r.Entry)
+		default:
+			unknown = append(unknown, name)
+		}
+		if err != nil {
+			return r, fmt.Sprintf("field %q: %v", name, err)
+		}
+	}
+	srcOK, tgtOK := knownLang(r.SrcLang), knownLang(r.TgtLang)
+	r.SrcLang, r.TgtLang = foldLang(r.SrcLang), foldLang(r.TgtLang)
+	if len(unknown) > 0 {
+		var parts []string
+		for _, u := range unknown {
+			p := fmt.Sprintf("%q", u)
+			if m := didYouMean(u); m != "" {
+				p += fmt.Sprintf(" (did you mean %q?)", m)
+			}
+			parts = append(parts, p)
+		}
+		return r, fmt.Sprintf("unknown field %s; expected fields: %s", strings.Join(parts, ", "), strings.Join(recordedFields, ", "))
+	}
+	if r.ProblemID == "" || r.SrcLang == "" || r.TgtLang == "" {
+		return r, "problem_id, src_lang and tgt_lang are required"
+	}
+	for _, l := range []struct {
+		field, value string
+		ok           bool
+	}{{"src_lang", r.SrcLang, srcOK}, {"tgt_lang", r.TgtLang, tgtOK}} {
+		if !l.ok {
+			bad := r
+			bad.SrcLang, bad.TgtLang = "", "" // not a direction any request asks for
+			return bad, fmt.Sprintf("unknown %s %q; known languages: %s", l.field, l.value, strings.Join(schemas.Languages, ", "))
+		}
+	}
+	return r, ""
+}
+
+// foldLang is a language name as the tables write it ("Java" -> "java").
+func foldLang(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+func knownLang(s string) bool {
+	for _, l := range schemas.Languages {
+		if foldLang(s) == l {
+			return true
+		}
+	}
+	return false
+}
+
+// didYouMean is the expected field a misspelt one most likely stands for: a known
+// synonym, else the field at the smallest edit distance when it is at most 2.
+func didYouMean(name string) string {
+	name = strings.ToLower(name)
+	if m, ok := fieldSynonyms[name]; ok {
+		return m
+	}
+	best, bestD := "", 3
+	for _, f := range recordedFields {
+		if d := editDistance(name, f); d < bestD {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, by runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func joinImports(a, b string) string {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
+}
+
+// UnknownProblems lists, as input errors, the lines of a recorded JSONL file (and
+// the problems of a TRACE model directory) whose problem id known does not accept:
+// a translation of a problem no corpus of the run has, which no request asks for.
+func (t *Translator) UnknownProblems(known func(id string) bool) []translate.InputError {
+	var out []translate.InputError
+	for _, l := range t.lines {
+		if !known(l.problem) {
+			out = append(out, translate.InputError{File: l.file, Line: l.line, ProblemID: l.problem,
+				Reason: fmt.Sprintf("unknown problem_id %q: no corpus of the run has it", l.problem)})
+		}
+	}
+	return out
 }
 
 // FromJSONL reads the Transmute recorded-translation JSONL file at key file in b.
@@ -272,20 +440,29 @@ func FromJSONL(ctx context.Context, b *blob.Bucket, file, name string) (*Transla
 			continue
 		}
 		if !utf8.ValidString(line) { // JSON decoding would rewrite the bytes
-			t.badLine(file, i+1, "not valid UTF-8", "", "", "")
+			t.badLine(file, i+1, "not valid UTF-8", firstGroup(reProblem, line), foldLang(firstGroup(reSrc, line)), foldLang(firstGroup(reTgt, line)))
 			continue
 		}
-		var r recordedLine
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.badLine(file, i+1, fmt.Sprintf("bad JSON: %v", err), firstGroup(reProblem, line), firstGroup(reSrc, line), firstGroup(reTgt, line))
-			continue
-		}
-		if r.ProblemID == "" || r.SrcLang == "" || r.TgtLang == "" {
-			t.badLine(file, i+1, "problem_id, src_lang and tgt_lang are required", r.ProblemID, r.SrcLang, r.TgtLang)
+		r, reason := parseRecordedLine(line)
+		if reason != "" {
+			t.badLine(file, i+1, reason, r.ProblemID, r.SrcLang, r.TgtLang)
 			continue
 		}
 		k := key{r.ProblemID, r.SrcLang, r.TgtLang}
+		t.lines = append(t.lines, lineKey{file: file, line: i + 1, problem: r.ProblemID})
 		tr := translate.Translation{Code: r.Code, Imports: r.Imports, Entry: r.Entry}
+		if strings.Contains(r.Code, "```") {
+			// a chat answer recorded as it came: its code is taken out as a live
+			// answer's is (openai:, command:), and the answer kept in Raw
+			tr.Raw = r.Code
+			code, imports, err := translate.Extract(r.Code, r.TgtLang)
+			if err != nil {
+				tr.Code, tr.Imports = "", ""
+				tr.Status, tr.Error = schemas.TranslationError, "no code in the recorded answer: "+err.Error()
+			} else {
+				tr.Code, tr.Imports = code, joinImports(r.Imports, imports)
+			}
+		}
 		ws := withSample{tr: tr, line: i + 1}
 		if r.Sample != nil {
 			if *r.Sample < 0 {
@@ -337,9 +514,13 @@ func (t *Translator) warn(format string, args ...any) {
 	t.warnings = append(t.warnings, fmt.Sprintf(format, args...))
 }
 
-// add records one sample.
+// add records one sample (a sample already marked failed stays so).
 func (t *Translator) add(k key, tr translate.Translation) {
 	list := t.byKey[k]
+	if tr.Status == schemas.TranslationError {
+		t.byKey[k] = append(list, tr)
+		return
+	}
 	tr.Status = schemas.TranslationOK
 	if strings.TrimSpace(tr.Code) == "" {
 		tr.Status = schemas.TranslationError
@@ -392,8 +573,9 @@ func (t *Translator) Translate(_ context.Context, r translate.Request) ([]transl
 	if len(list) == 0 {
 		lost := append(append([]string(nil), t.unread[[2]string{r.SrcLang, r.TgtLang}]...), t.unread[[2]string{}]...)
 		if len(lost) > 0 {
-			// not known to be missing: an unreadable line may have held it
-			return []translate.Translation{{Status: schemas.TranslationError,
+			// Missing, not failed: the unreadable lines are error rows of their own, and
+			// one typo must not make every untranslated problem of a file an error.
+			return []translate.Translation{{Status: schemas.TranslationMissing,
 				Error: fmt.Sprintf("no readable recorded translation of %s from %s to %s by %s; %d unreadable line(s) may hold it (%s)",
 					r.ProblemID, r.SrcLang, r.TgtLang, t.name, len(lost), strings.Join(lost[:min(len(lost), 3)], ", "))}}, nil
 		}

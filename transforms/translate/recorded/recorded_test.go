@@ -94,10 +94,10 @@ func TestFromTraceModelDir(t *testing.T) {
 	if len(out) != 1 || out[0].Status != schemas.TranslationMissing || out[0].Error == "" {
 		t.Errorf("missing direction: %+v", out)
 	}
-	// java->python has an unreadable line ("not json"): a problem not found there is
-	// not known to be missing, and is a failure naming the line
+	// java->python has an unreadable line ("not json"): a problem not found there
+	// stays missing (the line is one error row of its own), its Error naming the line
 	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NOPE", VariantID: "orig", SrcLang: "java", TgtLang: "python"})
-	if len(out) != 1 || out[0].Status != schemas.TranslationError || !strings.Contains(out[0].Error, "p_java_to_python.jsonl line 3") {
+	if len(out) != 1 || out[0].Status != schemas.TranslationMissing || !strings.Contains(out[0].Error, "p_java_to_python.jsonl line 3") {
 		t.Errorf("problem not found beside an unreadable line: %+v", out)
 	}
 	out, _ = tr.Translate(ctx, translate.Request{ProblemID: "NOPE", VariantID: "orig", SrcLang: "cpp", TgtLang: "java"})
