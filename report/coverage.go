@@ -6,18 +6,6 @@ import (
 	"transmute/schemas"
 )
 
-// The coverage rows of the evaluate job's scores table: per translator, corpus and
-// direction, how many problems the translator was asked for and what became of
-// them; per oracle, the problems evaluated and the pass rate over them.
-const (
-	metricTranslated        schemas.Metric = "translated"
-	metricMissing           schemas.Metric = "missing"
-	metricTranslationFailed schemas.Metric = "translation_failed"
-	metricEvaluated         schemas.Metric = "evaluated"
-	metricCoverage          schemas.Metric = "coverage"
-	metricPassAttempted     schemas.Metric = "pass_rate_attempted"
-)
-
 // Coverage is what became of a translator's problems in one direction.
 type Coverage struct {
 	Problems, Translated, Missing, Failed int64
@@ -43,11 +31,11 @@ func Coverages(scores []schemas.ScoreRow, translations []schemas.TranslationRow)
 		c := out[k]
 		v := int64(math.Round(s.Value))
 		switch s.Metric {
-		case metricTranslated:
+		case schemas.MetricTranslated:
 			c.Translated, c.FromScores = v, true
-		case metricMissing:
+		case schemas.MetricMissing:
 			c.Missing = v
-		case metricTranslationFailed:
+		case schemas.MetricTranslationFailed:
 			c.Failed = v
 		case schemas.MetricProblems:
 			c.Problems = max(c.Problems, v)
@@ -101,7 +89,7 @@ func Coverages(scores []schemas.ScoreRow, translations []schemas.TranslationRow)
 // pass_rate_attempted row, else the problems passed (pass_rate × n) over the
 // problems translated. ok is false when neither is known.
 func passAttempted(idx map[scoreKey]schemas.ScoreRow, c cell, oracle string, cov Coverage, haveCov bool) (v float64, n int64, ok bool) {
-	if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", metricPassAttempted}]; ok {
+	if s, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassRateAttempted}]; ok {
 		return s.Value, s.N, true
 	}
 	pr, ok := idx[scoreKey{c.tr, c.corpus, c.src, c.tgt, oracle, "all", schemas.MetricPassRate}]

@@ -34,7 +34,7 @@ func PrintSummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 
 func hasCoverageRows(rows []schemas.ScoreRow) bool {
 	for _, r := range rows {
-		if r.Metric == metricTranslated {
+		if r.Metric == schemas.MetricTranslated {
 			return true
 		}
 	}
