@@ -4,6 +4,9 @@
 package pipelines
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -76,4 +79,55 @@ func (c Config) WithDefaults() Config {
 		c.Output = "out/run"
 	}
 	return c
+}
+
+// Floors of the per-program limits: below them no program, not even a gold, can run,
+// so a smaller value is a typo (1ns, 1024 bytes), not a setting.
+const (
+	MinTimeLimit   = 10 * time.Millisecond
+	MinMemoryBytes = 16 << 20
+)
+
+// configFile is the JSON form of Config in a --config file: its durations are Go
+// duration strings ("10s", "1m30s"), which shadow Config's nanosecond integers.
+type configFile struct {
+	Config
+	CPUTime  json.RawMessage `json:"cpu_time"`
+	WallTime json.RawMessage `json:"wall_time"`
+}
+
+// ParseConfig reads a --config file: unknown keys are errors (a misspelled key must
+// not silently fall back to a default), and the durations cpu_time and wall_time
+// take Go duration strings; a bare number is refused, since it would be read as
+// nanoseconds.
+func ParseConfig(data []byte) (Config, error) {
+	var f configFile
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&f); err != nil {
+		return Config{}, err
+	}
+	if d.More() {
+		return Config{}, fmt.Errorf("more than one JSON value")
+	}
+	c := f.Config
+	for _, fld := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  *time.Duration
+	}{{"cpu_time", f.CPUTime, &c.CPUTime}, {"wall_time", f.WallTime, &c.WallTime}} {
+		if len(fld.raw) == 0 || string(fld.raw) == "null" {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(fld.raw, &s); err != nil {
+			return Config{}, fmt.Errorf("%s: %s is not a duration string: write a Go duration such as \"10s\" or \"500ms\"", fld.name, fld.raw)
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return Config{}, fmt.Errorf("%s: %v (write a Go duration such as \"10s\" or \"500ms\")", fld.name, err)
+		}
+		*fld.dst = v
+	}
+	return c, nil
 }

@@ -11,7 +11,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -235,13 +234,8 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.DisallowUnknownFields() // a misspelled key must not silently fall back to a default
-		if err := d.Decode(&c); err != nil {
+		if c, err = pipelines.ParseConfig(data); err != nil {
 			return fmt.Errorf("config %s: %w", *configPath, err)
-		}
-		if d.More() {
-			return fmt.Errorf("config %s: more than one JSON value", *configPath)
 		}
 	}
 	if len(corpora) > 0 {
