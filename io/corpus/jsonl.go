@@ -63,6 +63,11 @@ func ReadJSONL(ctx context.Context, b *blob.Bucket, name string, keys ...string)
 				c.addError("", "", where+": not valid UTF-8", truncate(strings.ToValidUTF8(line, "?"), 200))
 				continue
 			}
+			if at, bad := values.LoneSurrogate([]byte(line)); bad {
+				// JSON decoding would turn it into U+FFFD, as with invalid UTF-8
+				c.addError(probeID(line), "", fmt.Sprintf("%s: lone surrogate %s in a string: not a Unicode character", where, line[at:at+6]), truncate(line, 200))
+				continue
+			}
 			p, err := parseJSONLProblem(line, c.Name)
 			if err != nil {
 				id := ""
@@ -82,6 +87,15 @@ func ReadJSONL(ctx context.Context, b *blob.Bucket, name string, keys ...string)
 		}
 	}
 	return c, nil
+}
+
+// probeID is the id of a line whose JSON decodes, for an error row ("" if none).
+func probeID(line string) string {
+	var probe struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal([]byte(line), &probe)
+	return probe.ID
 }
 
 // parseJSONLProblem validates one line. On error the returned problem (if not
