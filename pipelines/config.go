@@ -51,6 +51,9 @@ type Config struct {
 	CppArgs string `json:"cpp_args"`
 	// Limit caps the number of problems per corpus (0 = all), for quick runs.
 	Limit int `json:"limit"`
+	// MaxLineBytes bounds a line of a JSONL corpus (0: corpus.DefaultMaxLineBytes,
+	// 16 MiB); a longer line is an error row.
+	MaxLineBytes int `json:"max_line_bytes"`
 	// WorkDir caches compiled runners and headers.
 	WorkDir string `json:"work_dir"`
 	// ExecCache is the execution cache's directory or bucket URL (execute.Cached:

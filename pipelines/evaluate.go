@@ -31,10 +31,12 @@ type loadFn struct {
 	Run        string
 	Directions string
 	Limit      int
+	MaxLine    int
 }
 
 func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(string, evaluate.Item), emitErr func(schemas.ErrorRow)) error {
-	c, err := corpus.Load(ctx, spec)
+	// A JSONL corpus is streamed and read no further than the limit.
+	c, err := corpus.LoadWith(ctx, spec, corpus.Options{Limit: f.Limit, MaxLineBytes: f.MaxLine})
 	if err != nil {
 		// A corpus that cannot be opened at all is a configuration error: fail loudly.
 		return fmt.Errorf("load %s: %w", spec, err)

@@ -20,7 +20,7 @@ func (c Config) ValidateSettings() error {
 		{"parallelism (--workers)", int64(c.Parallelism)}, {"shards (--shards)", int64(c.Shards)},
 		{"compute_shards (--compute-shards)", int64(c.ComputeShards)}, {"limit (--limit)", int64(c.Limit)},
 		{"cpu_time (--cpu-limit)", int64(c.CPUTime)}, {"wall_time (--wall-limit)", int64(c.WallTime)},
-		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes},
+		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes}, {"max_line_bytes (--max-line-bytes)", int64(c.MaxLineBytes)},
 	} {
 		if f.v < 0 {
 			return fmt.Errorf("%s is negative (%d)", f.name, f.v)

@@ -31,13 +31,11 @@ import (
 	"transmute/internal/proctree"
 	"transmute/internal/progress"
 	"transmute/io/blobs"
-	"transmute/io/corpus"
 	"transmute/io/sink"
 	"transmute/pipelines"
 	"transmute/report"
 	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
-	"transmute/transforms/translate"
 
 	// Engines and translators register themselves.
 	_ "transmute/transforms/execute/cpp"
@@ -282,6 +280,9 @@ func run() error {
 	if *mem > 0 {
 		c.MemoryBytes = *mem << 20
 	}
+	if *maxLineBytes > 0 {
+		c.MaxLineBytes = *maxLineBytes
+	}
 	c.Progress = !*quiet
 	if *execCache != "" {
 		c.ExecCache = *execCache
@@ -311,6 +312,19 @@ func run() error {
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
 	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
+	if err := checkEnvironment(ctx, c); err != nil {
+		return err
+	}
+	if err := duplicateSpecs(c); err != nil {
+		return err
+	}
+	// A corpus that is a stream is copied once; the manifest names it as given.
+	givenCorpora := c.Corpora
+	c, err = copyStreams(c, func() (string, error) { return streamDir() })
+	defer removeStreamDir()
+	if err != nil {
+		return err
+	}
 	if err := checkInputs(ctx, c); err != nil {
 		return err
 	}
@@ -360,6 +374,7 @@ func run() error {
 	}()
 	m := &pipelines.Manifest{Run: c.Run, Command: strings.Join(os.Args, " "), Config: c,
 		Start: time.Now().UTC(), Versions: pipelines.Versions()}
+	m.Config.Corpora = givenCorpora
 	sc := c
 	sc.Output = stagedOut
 
@@ -407,6 +422,9 @@ func run() error {
 	}
 	if c.Progress {
 		pipelines.FinishProgress()
+	}
+	if err := checkNotEmpty(*job, jb, m.Counters); err != nil {
+		return fmt.Errorf("run %s not published, %s keeps its previous run: %w", c.Run, c.Output, err)
 	}
 
 	// 3. The manifest, written last into the staging directory, names the run's
@@ -479,24 +497,6 @@ func negativeFlags() error {
 		}
 	})
 	return err
-}
-
-// checkInputs opens every corpus and translator once, so that a bad path or spec
-// fails here, before the output is touched, rather than in a worker.
-func checkInputs(ctx context.Context, c pipelines.Config) error {
-	for _, spec := range c.Corpora {
-		if _, err := corpus.Load(ctx, spec); err != nil {
-			return fmt.Errorf("--corpus %s: %w", spec, err)
-		}
-	}
-	for _, spec := range c.Translators {
-		t, err := translate.Open(ctx, spec)
-		if err != nil {
-			return fmt.Errorf("--translator %s: %w", spec, err)
-		}
-		t.Close()
-	}
-	return nil
 }
 
 // removeEmptyDirs removes the empty directories that deleted blobs leave under
