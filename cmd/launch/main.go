@@ -307,7 +307,7 @@ func run() error {
 		}
 	}
 	ctx := context.Background()
-	// The pipeline runs under runCtx, which SIGINT or SIGTERM cancels (killing the
+	// The pipeline runs under runCtx, which SIGINT, SIGTERM, SIGHUP or SIGPIPE cancels (killing the
 	// child processes); the output's lock and staging are released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
