@@ -352,6 +352,9 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Output, err)
 	}
+	if rec.RolledBack != "" {
+		fmt.Fprintf(os.Stderr, "launch: %s: undid the interrupted publish of run %q (%s); the previous run stays published\n", c.Output, rec.RolledBack, rec.Why)
+	}
 	if rec.RolledForward != "" {
 		fmt.Fprintf(os.Stderr, "launch: %s: finished publishing run %q, which was interrupted while publishing\n", c.Output, rec.RolledForward)
 	}
@@ -366,6 +369,9 @@ func run() error {
 	published := false
 	defer func() {
 		if !published { // a failed run removes its partial output now (a killed one: at the next start)
+			if ok, _ := bucket.Exists(ctx, sink.JournalKey); ok {
+				return // a publish that could not be undone: the next start needs the staging
+			}
 			if err := sink.Clear(ctx, bucket, strings.TrimSuffix(staging, "/")); err != nil {
 				fmt.Fprintf(os.Stderr, "launch: removing %s: %v\n", staging, err)
 			}
