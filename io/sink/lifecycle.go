@@ -228,7 +228,7 @@ func Publish(ctx context.Context, b *blob.Bucket, staging string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.WriteAll(ctx, JournalKey, data, nil); err != nil {
+	if err := writeWhole(ctx, b, JournalKey, data); err != nil {
 		return fmt.Errorf("publish: journal: %w", err)
 	}
 	if err := install(ctx, b, j); err != nil {
@@ -245,6 +245,24 @@ func Publish(ctx context.Context, b *blob.Bucket, staging string) error {
 		return fmt.Errorf("%w; undone: the previous run stays published (free space and run again)", err)
 	}
 	return finish(ctx, b, j)
+}
+
+// writeWhole writes data to key, or nothing at all: blob.WriteAll closes a writer
+// whose write failed, and fileblob then renames the partial file into place (an
+// empty journal on a full disk); cancelling the write first discards it.
+func writeWhole(ctx context.Context, b *blob.Bucket, key string, data []byte) error {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := b.NewWriter(wctx, key, &blob.WriterOptions{ContentType: "application/json"})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		cancel()
+		w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // stepStopped is a publish step stopped by publishHook, as a crash would stop it.
@@ -392,7 +410,13 @@ func Recover(ctx context.Context, b *blob.Bucket) (Recovered, error) {
 	case err == nil:
 		var j Journal
 		if err := json.Unmarshal(raw, &j); err != nil {
-			return r, fmt.Errorf("recover: %s: %w (remove it by hand after checking the output)", JournalKey, err)
+			// Nothing is installed before the journal is whole: a journal cut short
+			// (by an older writer on a full disk) means the publish never began.
+			if err := b.Delete(ctx, JournalKey); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+				return r, fmt.Errorf("recover: remove the unreadable %s: %w", JournalKey, err)
+			}
+			r.RolledBack, r.Why = "(unknown)", fmt.Sprintf("its %s is unreadable (%v), written when the publish had not begun", JournalKey, err)
+			break
 		}
 		if err := recoverJournal(ctx, b, j, &r); err != nil {
 			return r, fmt.Errorf("recover: %w (the previous run's shards are those manifest.json names; after checking them, delete %s and %s by hand)", err, JournalKey, StagingDir)
