@@ -307,8 +307,9 @@ func run() error {
 		}
 	}
 	ctx := context.Background()
-	// The pipeline runs under runCtx, which SIGINT, SIGTERM, SIGHUP or SIGPIPE cancels (killing the
-	// child processes); the output's lock and staging are released under ctx.
+	// The pipeline runs under runCtx, which a stop signal (SIGINT, SIGTERM, SIGHUP,
+	// SIGPIPE) cancels, killing the child processes; the output's lock and staging are
+	// released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
 	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
@@ -320,7 +321,7 @@ func run() error {
 	}
 	// A corpus that is a stream is copied once; the manifest names it as given.
 	givenCorpora := c.Corpora
-	c, err = copyStreams(c, func() (string, error) { return streamDir() })
+	c, err = copyStreams(c, streamDir)
 	defer removeStreamDir()
 	if err != nil {
 		return err
