@@ -235,3 +235,32 @@ func TestRecoverWithoutStaging(t *testing.T) {
 		t.Errorf("live shards %v, the manifest names %v", live, named)
 	}
 }
+
+// TestRecoverUnreadableJournal: a journal cut short (a write on a full disk that an
+// older writer renamed into place) means the publish never began: Recover deletes
+// it and says so, and the previous run stays published.
+func TestRecoverUnreadableJournal(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	if err := Publish(ctx, b, stageRun(t, b, "A", map[string][]schemas.ScoreRow{"scores": scoreRows("A", 4)})); err != nil {
+		t.Fatal(err)
+	}
+	staging := stageRun(t, b, "B", map[string][]schemas.ScoreRow{"scores": scoreRows("B", 4)})
+	if err := b.WriteAll(ctx, JournalKey, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Recover(ctx, b)
+	if err != nil || r.RolledBack == "" || !strings.Contains(r.Why, "unreadable") {
+		t.Fatalf("recover: %+v %v", r, err)
+	}
+	if len(r.Abandoned) != 1 || r.Abandoned[0] != staging {
+		t.Errorf("abandoned %v, want %s", r.Abandoned, staging)
+	}
+	if ok, _ := b.Exists(ctx, JournalKey); ok {
+		t.Error("the unreadable journal is still there")
+	}
+	if got := published(t, b, "scores"); !reflect.DeepEqual(got, repeat("A", 4)) {
+		t.Errorf("scores %v, want A's", got)
+	}
+}
