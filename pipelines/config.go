@@ -4,7 +4,9 @@
 package pipelines
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -59,6 +61,9 @@ type Config struct {
 	// --problems-file FILE; empty = all). An id in no corpus is an error
 	// (CheckProblems); Limit applies to the problems selected.
 	Problems []string `json:"problems"`
+	// MaxLineBytes bounds a line of a JSONL corpus (0: corpus.DefaultMaxLineBytes,
+	// 16 MiB); a longer line is an error row.
+	MaxLineBytes int `json:"max_line_bytes"`
 	// WorkDir caches compiled runners and headers.
 	WorkDir string `json:"work_dir"`
 	// ExecCache is the execution cache's directory or bucket URL (execute.Cached:
@@ -121,7 +126,7 @@ func CheckProblems(ctx context.Context, c Config) error {
 	}
 	have := map[string]bool{}
 	for _, spec := range c.Corpora {
-		cp, err := corpus.Load(ctx, spec)
+		cp, err := corpus.LoadWith(ctx, spec, corpus.Options{MaxLineBytes: c.MaxLineBytes})
 		if err != nil {
 			return fmt.Errorf("--corpus %s: %w", spec, err)
 		}
@@ -140,4 +145,55 @@ func CheckProblems(ctx context.Context, c Config) error {
 	}
 	sort.Strings(unknown)
 	return fmt.Errorf("--problems: %d unknown problem id(s), in none of the corpora: %s", len(unknown), strings.Join(unknown[:min(len(unknown), 10)], ", "))
+}
+
+// Floors of the per-program limits: below them no program, not even a gold, can run,
+// so a smaller value is a typo (1ns, 1024 bytes), not a setting.
+const (
+	MinTimeLimit   = 10 * time.Millisecond
+	MinMemoryBytes = 16 << 20
+)
+
+// configFile is the JSON form of Config in a --config file: its durations are Go
+// duration strings ("10s", "1m30s"), which shadow Config's nanosecond integers.
+type configFile struct {
+	Config
+	CPUTime  json.RawMessage `json:"cpu_time"`
+	WallTime json.RawMessage `json:"wall_time"`
+}
+
+// ParseConfig reads a --config file: unknown keys are errors (a misspelled key must
+// not silently fall back to a default), and the durations cpu_time and wall_time
+// take Go duration strings; a bare number is refused, since it would be read as
+// nanoseconds.
+func ParseConfig(data []byte) (Config, error) {
+	var f configFile
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&f); err != nil {
+		return Config{}, err
+	}
+	if d.More() {
+		return Config{}, fmt.Errorf("more than one JSON value")
+	}
+	c := f.Config
+	for _, fld := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  *time.Duration
+	}{{"cpu_time", f.CPUTime, &c.CPUTime}, {"wall_time", f.WallTime, &c.WallTime}} {
+		if len(fld.raw) == 0 || string(fld.raw) == "null" {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(fld.raw, &s); err != nil {
+			return Config{}, fmt.Errorf("%s: %s is not a duration string: write a Go duration such as \"10s\" or \"500ms\"", fld.name, fld.raw)
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return Config{}, fmt.Errorf("%s: %v (write a Go duration such as \"10s\" or \"500ms\")", fld.name, err)
+		}
+		*fld.dst = v
+	}
+	return c, nil
 }

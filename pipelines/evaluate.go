@@ -36,10 +36,17 @@ type loadFn struct {
 	Directions string
 	Limit      int
 	Problems   []string // the problems selected; empty = all
+	MaxLine    int
 }
 
 func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(string, evaluate.Item), emitErr func(schemas.ErrorRow)) error {
-	c, err := corpus.Load(ctx, spec)
+	// A JSONL corpus is streamed and read no further than the limit, unless problems
+	// are selected by id: the limit then applies to the selected ones.
+	o := corpus.Options{Limit: f.Limit, MaxLineBytes: f.MaxLine}
+	if len(f.Problems) > 0 {
+		o.Limit = 0
+	}
+	c, err := corpus.LoadWith(ctx, spec, o)
 	if err != nil {
 		// A corpus that cannot be opened at all is a configuration error: fail loudly.
 		return fmt.Errorf("load %s: %w", spec, err)

@@ -52,7 +52,7 @@ func init() {
 func Load(s beam.Scope, c Config) (items, errs beam.PCollection) {
 	s = s.Scope("Load")
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
-	keyed, errs := beam.ParDo2(s, &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit, Problems: c.Problems}, specs)
+	keyed, errs := beam.ParDo2(s, &loadFn{Run: c.Run, Directions: c.Directions, Limit: c.Limit, Problems: c.Problems, MaxLine: c.MaxLineBytes}, specs)
 	items = beam.ParDo(s.Scope("Merge"), &mergeItemsFn{}, beam.GroupByKey(s, keyed))
 	return items, errs
 }

@@ -3,13 +3,14 @@ package pipelines
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 )
 
 // ValidateSettings checks a configuration before any work: counts and limits that cannot be
-// negative, directions between known languages, the C++ argument mode. launch calls
+// negative, time and memory limits below their floors (MinTimeLimit, MinMemoryBytes), directions between known languages, the C++ argument mode. launch calls
 // it before it touches the output, so a typo never costs the last good run.
 func (c Config) ValidateSettings() error {
 	for _, f := range []struct {
@@ -19,11 +20,22 @@ func (c Config) ValidateSettings() error {
 		{"parallelism (--workers)", int64(c.Parallelism)}, {"shards (--shards)", int64(c.Shards)},
 		{"compute_shards (--compute-shards)", int64(c.ComputeShards)}, {"limit (--limit)", int64(c.Limit)},
 		{"cpu_time (--cpu-limit)", int64(c.CPUTime)}, {"wall_time (--wall-limit)", int64(c.WallTime)},
-		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes},
+		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes}, {"max_line_bytes (--max-line-bytes)", int64(c.MaxLineBytes)},
 	} {
 		if f.v < 0 {
 			return fmt.Errorf("%s is negative (%d)", f.name, f.v)
 		}
+	}
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{{"cpu_time (--cpu-limit)", c.CPUTime}, {"wall_time (--wall-limit)", c.WallTime}} {
+		if f.v > 0 && f.v < MinTimeLimit {
+			return fmt.Errorf("%s %v is below the floor of %v", f.name, f.v, MinTimeLimit)
+		}
+	}
+	if c.MemoryBytes > 0 && c.MemoryBytes < MinMemoryBytes {
+		return fmt.Errorf("memory_bytes (--memory-limit-mb) %d is below the floor of %d (%d MiB)", c.MemoryBytes, MinMemoryBytes, MinMemoryBytes>>20)
 	}
 	dirs, err := evaluate.Directions(c.Directions)
 	if err != nil {

@@ -38,11 +38,11 @@ var helpGroups = []struct {
 	title string
 	names []string
 }{
-	{"Input", []string{"corpus", "directions", "limit", "problems", "problems-file", "cpp-args", "config"}},
+	{"Input", []string{"corpus", "directions", "limit", "problems", "problems-file", "cpp-args", "config", "max-line-bytes"}},
 	{"Translators", []string{"translator"}},
 	{"Job", []string{"job", "cache"}},
 	{"Limits", []string{"cpu-limit", "wall-limit", "memory-limit-mb", "workers"}},
-	{"Output", []string{"out", "run", "shards", "quiet", "verbose", "work-dir", "cpuprofile"}},
+	{"Output", []string{"out", "run", "allow-empty", "shards", "quiet", "verbose", "work-dir", "cpuprofile"}},
 	{"Runner", []string{"runner", "endpoint", "help-runner", "version"}},
 }
 

@@ -11,7 +11,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -32,13 +31,11 @@ import (
 	"transmute/internal/proctree"
 	"transmute/internal/progress"
 	"transmute/io/blobs"
-	"transmute/io/corpus"
 	"transmute/io/sink"
 	"transmute/pipelines"
 	"transmute/report"
 	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
-	"transmute/transforms/translate"
 
 	// Engines and translators register themselves.
 	_ "transmute/transforms/execute/cpp"
@@ -241,13 +238,8 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.DisallowUnknownFields() // a misspelled key must not silently fall back to a default
-		if err := d.Decode(&c); err != nil {
+		if c, err = pipelines.ParseConfig(data); err != nil {
 			return fmt.Errorf("config %s: %w", *configPath, err)
-		}
-		if d.More() {
-			return fmt.Errorf("config %s: more than one JSON value", *configPath)
 		}
 	}
 	if len(corpora) > 0 {
@@ -304,6 +296,9 @@ func run() error {
 	if *mem > 0 {
 		c.MemoryBytes = *mem << 20
 	}
+	if *maxLineBytes > 0 {
+		c.MaxLineBytes = *maxLineBytes
+	}
 	c.Progress = !*quiet
 	if *execCache != "" {
 		c.ExecCache = *execCache
@@ -328,12 +323,26 @@ func run() error {
 		}
 	}
 	ctx := context.Background()
-	// The pipeline runs under runCtx, which SIGINT or SIGTERM cancels (killing the
-	// child processes); the output's lock and staging are released under ctx.
+	// The pipeline runs under runCtx, which a stop signal (SIGINT, SIGTERM, SIGHUP,
+	// SIGPIPE) cancels, killing the child processes; the output's lock and staging are
+	// released under ctx.
 	runCtx, stopSignals := interruptible(ctx)
 	defer stopSignals()
 	hideRunnerLogs(runCtx, *verbose)
 	defer proctree.KillAll() // the engines' pooled workers and their work dirs end with the run
+	if err := checkEnvironment(ctx, c); err != nil {
+		return err
+	}
+	if err := duplicateSpecs(c); err != nil {
+		return err
+	}
+	// A corpus that is a stream is copied once; the manifest names it as given.
+	givenCorpora := c.Corpora
+	c, err = copyStreams(c, streamDir)
+	defer removeStreamDir()
+	if err != nil {
+		return err
+	}
 	if err := checkInputs(ctx, c); err != nil {
 		return err
 	}
@@ -361,6 +370,9 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Output, err)
 	}
+	if rec.RolledBack != "" {
+		fmt.Fprintf(os.Stderr, "launch: %s: undid the interrupted publish of run %q (%s); the previous run stays published\n", c.Output, rec.RolledBack, rec.Why)
+	}
 	if rec.RolledForward != "" {
 		fmt.Fprintf(os.Stderr, "launch: %s: finished publishing run %q, which was interrupted while publishing\n", c.Output, rec.RolledForward)
 	}
@@ -375,6 +387,9 @@ func run() error {
 	published := false
 	defer func() {
 		if !published { // a failed run removes its partial output now (a killed one: at the next start)
+			if ok, _ := bucket.Exists(ctx, sink.JournalKey); ok {
+				return // a publish that could not be undone: the next start needs the staging
+			}
 			if err := sink.Clear(ctx, bucket, strings.TrimSuffix(staging, "/")); err != nil {
 				fmt.Fprintf(os.Stderr, "launch: removing %s: %v\n", staging, err)
 			}
@@ -383,6 +398,7 @@ func run() error {
 	}()
 	m := &pipelines.Manifest{Run: c.Run, Command: strings.Join(os.Args, " "), Config: c,
 		Start: time.Now().UTC(), Versions: pipelines.Versions()}
+	m.Config.Corpora = givenCorpora
 	sc := c
 	sc.Output = stagedOut
 
@@ -430,6 +446,9 @@ func run() error {
 	}
 	if c.Progress {
 		pipelines.FinishProgress()
+	}
+	if err := checkNotEmpty(*job, jb, m.Counters); err != nil {
+		return fmt.Errorf("run %s not published, %s keeps its previous run: %w", c.Run, c.Output, err)
 	}
 
 	// 3. The manifest, written last into the staging directory, names the run's
@@ -502,27 +521,6 @@ func negativeFlags() error {
 		}
 	})
 	return err
-}
-
-// checkInputs opens every corpus and translator once, so that a bad path or spec
-// fails here, before the output is touched, rather than in a worker.
-func checkInputs(ctx context.Context, c pipelines.Config) error {
-	for _, spec := range c.Corpora {
-		if _, err := corpus.Load(ctx, spec); err != nil {
-			return fmt.Errorf("--corpus %s: %w", spec, err)
-		}
-	}
-	if err := pipelines.CheckProblems(ctx, c); err != nil {
-		return err
-	}
-	for _, spec := range c.Translators {
-		t, err := translate.Open(ctx, spec)
-		if err != nil {
-			return fmt.Errorf("--translator %s: %w", spec, err)
-		}
-		t.Close()
-	}
-	return nil
 }
 
 // removeEmptyDirs removes the empty directories that deleted blobs leave under

@@ -79,15 +79,108 @@ func (c *Corpus) addError(problemID, lang, reason, detail string) {
 //	                                  whose *.jsonl files are all read
 //
 // A location is a plain local path or a gocloud.dev blob URL (see OpenBucket).
+//
+// A jsonl: spec may name its corpus (?name=NAME; default the file's or directory's
+// base name), as a stream read through a copy (/dev/stdin) needs to.
 func Load(ctx context.Context, spec string) (*Corpus, error) {
+	return LoadWith(ctx, spec, Options{})
+}
+
+// LoadWith is Load with options: a JSONL corpus stops after o.Limit problems, and
+// its lines are bounded by o.MaxLineBytes.
+func LoadWith(ctx context.Context, spec string, o Options) (*Corpus, error) {
+	var c *Corpus
+	whole, err := scan(ctx, spec, o, func(co *Corpus) { c = co }, func(p *schemas.Problem) {
+		c.Problems = append(c.Problems, *p)
+		c.Tasks = append(c.Tasks, tasksFor(p)...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if whole != nil {
+		return whole, nil
+	}
+	return c, nil
+}
+
+// Count reads the corpus named by spec as LoadWith does, without keeping its
+// problems: a JSONL corpus is streamed, so checking a large one costs the memory of
+// one line, not of the corpus. It returns the number of problems (at most o.Limit
+// when set) and error rows.
+func Count(ctx context.Context, spec string, o Options) (problems, errs int, err error) {
+	var c *Corpus
+	whole, err := scan(ctx, spec, o, func(co *Corpus) { c = co }, func(*schemas.Problem) { problems++ })
+	if whole != nil {
+		problems, c = len(whole.Problems), whole
+		if o.Limit > 0 && problems > o.Limit {
+			problems = o.Limit
+		}
+	}
+	if c != nil {
+		errs = len(c.Errors)
+	}
+	return problems, errs, err
+}
+
+// JSONLLocation is the location of a jsonl: spec without its options, and its
+// name option ("" if none).
+func JSONLLocation(spec string) (loc, name string, ok bool) {
+	rest, ok := strings.CutPrefix(spec, JSONLPref)
+	if !ok {
+		return "", "", false
+	}
+	loc, opts, err := splitOptions(rest, "name")
+	if err != nil {
+		return "", "", false
+	}
+	return loc, opts.Get("name"), true
+}
+
+// scan reads the corpus of spec. A JSONL corpus is streamed: start gets the corpus
+// (its name; error rows are added to it) and problem every problem read. A
+// transcoder: or trace: corpus is read whole and returned.
+func scan(ctx context.Context, spec string, o Options, start func(*Corpus), problem func(*schemas.Problem)) (*Corpus, error) {
 	kind, rest, ok := strings.Cut(spec, ":")
 	if !ok || rest == "" {
 		return nil, fmt.Errorf("corpus: spec %q: want transcoder:<dir>, trace:<dir> or jsonl:<file-or-dir>", spec)
 	}
-	loc, opts, err := splitOptions(rest, "transcoder")
+	ours := []string{"transcoder"}
+	if kind == "jsonl" {
+		ours = []string{"name"}
+	}
+	loc, opts, err := splitOptions(rest, ours...)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: spec %q: %v", spec, err)
 	}
+	if kind != "jsonl" {
+		return loadWhole(ctx, kind, spec, loc, opts)
+	}
+	dir, file, err := splitFileLocation(loc, ".jsonl")
+	if err != nil {
+		return nil, err
+	}
+	b, err := OpenBucket(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	name := opts.Get("name")
+	var keys []string
+	if file != "" {
+		keys = []string{file}
+		if name == "" {
+			name = strings.TrimSuffix(file, ".jsonl")
+		}
+	} else if name == "" {
+		name = baseName(dir)
+	}
+	c := &Corpus{Name: JSONLPref + name}
+	start(c)
+	return nil, scanJSONL(ctx, b, c, o, problem, keys...)
+}
+
+// loadWhole reads a transcoder: or trace: corpus.
+func loadWhole(ctx context.Context, kind, spec, loc string, opts url.Values) (*Corpus, error) {
 	switch kind {
 	case "transcoder":
 		b, err := OpenBucket(ctx, loc)
@@ -112,20 +205,6 @@ func Load(ctx context.Context, spec string) (*Corpus, error) {
 		}
 		defer cb.Close()
 		return ReadTrace(ctx, tb, cb)
-	case "jsonl":
-		dir, file, err := splitFileLocation(loc, ".jsonl")
-		if err != nil {
-			return nil, err
-		}
-		b, err := OpenBucket(ctx, dir)
-		if err != nil {
-			return nil, err
-		}
-		defer b.Close()
-		if file != "" {
-			return ReadJSONL(ctx, b, strings.TrimSuffix(file, ".jsonl"), file)
-		}
-		return ReadJSONL(ctx, b, baseName(dir))
 	}
 	return nil, fmt.Errorf("corpus: unknown corpus kind %q in %q (want transcoder, trace or jsonl)", kind, spec)
 }
@@ -247,6 +326,11 @@ func splitFileLocation(loc, ext string) (dir, file string, err error) {
 		}
 		if st.IsDir() {
 			return loc, "", nil
+		}
+		if !st.Mode().IsRegular() {
+			// a pipe or a device may be readable once only, or never end: launch
+			// copies it to a file first (corpus.CopyLines)
+			return "", "", fmt.Errorf("corpus: %s is not a regular file or a directory", loc)
 		}
 		return filepath.Dir(loc), filepath.Base(loc), nil
 	}

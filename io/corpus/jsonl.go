@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -33,35 +34,59 @@ var jsonlLanguages = map[string]bool{schemas.Java: true, schemas.Python: true, s
 // ReadJSONL ingests Transmute JSONL problem files from b: the given keys, or
 // every *.jsonl key in the bucket when none is given. The corpus is named
 // "jsonl:<name>". Each bad line (bad JSON, unknown field or type, a function
-// that does not define its entry, a test of the wrong arity or type...) becomes
-// an error row naming the file and line; the other lines are still read.
+// that does not define its entry, a test of the wrong arity or type, a line
+// beyond the maximum length...) becomes an error row naming the file and line;
+// the other lines are still read.
 func ReadJSONL(ctx context.Context, b *blob.Bucket, name string, keys ...string) (*Corpus, error) {
+	return readJSONL(ctx, b, name, Options{}, keys...)
+}
+
+func readJSONL(ctx context.Context, b *blob.Bucket, name string, o Options, keys ...string) (*Corpus, error) {
 	c := &Corpus{Name: JSONLPref + name}
+	err := scanJSONL(ctx, b, c, o, func(p *schemas.Problem) {
+		c.Problems = append(c.Problems, *p)
+		c.Tasks = append(c.Tasks, tasksFor(p)...)
+	}, keys...)
+	return c, err
+}
+
+// scanJSONL reads the JSONL files of b line by line, giving each problem to
+// problem (which may keep it or not) and adding the error rows to c; it stops
+// after o.Limit problems.
+func scanJSONL(ctx context.Context, b *blob.Bucket, c *Corpus, o Options, problem func(*schemas.Problem), keys ...string) error {
+	name := strings.TrimPrefix(c.Name, JSONLPref)
 	if len(keys) == 0 {
 		var err error
 		if keys, err = ListKeys(ctx, b, "", ".jsonl"); err != nil {
-			return nil, fmt.Errorf("corpus: list JSONL files: %w", err)
+			return fmt.Errorf("corpus: list JSONL files: %w", err)
 		}
 		if len(keys) == 0 {
-			return nil, fmt.Errorf("corpus: no .jsonl file in corpus %s", name)
+			return fmt.Errorf("corpus: no .jsonl file in corpus %s", name)
 		}
 	}
 	seen := map[string]string{}
+	n := 0
 	for _, key := range keys {
-		lines, err := ReadLines(ctx, b, key)
-		if err != nil {
-			return nil, fmt.Errorf("corpus: read %s: %w", key, err)
-		}
-		for i, line := range lines {
-			if strings.TrimSpace(line) == "" {
-				continue
+		err := EachLine(ctx, b, key, o.maxLine(), func(i int, raw []byte, tooLong error) error {
+			where := fmt.Sprintf("%s line %d", key, i)
+			if tooLong != nil {
+				c.addError("", "", fmt.Sprintf("%s: longer than the maximum line length of %d bytes (--max-line-bytes)", where, o.maxLine()), "")
+				return nil
 			}
-			where := fmt.Sprintf("%s line %d", key, i+1)
+			line := string(raw)
+			if strings.TrimSpace(line) == "" {
+				return nil
+			}
 			if !utf8.ValidString(line) {
 				// JSON decoding would turn the bytes into U+FFFD: an id or a test
 				// value would silently become another one
 				c.addError("", "", where+": not valid UTF-8", truncate(strings.ToValidUTF8(line, "?"), 200))
-				continue
+				return nil
+			}
+			if at, bad := values.LoneSurrogate(raw); bad {
+				// JSON decoding would turn it into U+FFFD, as with invalid UTF-8
+				c.addError(probeID(line), "", fmt.Sprintf("%s: lone surrogate %s in a string: not a Unicode character", where, line[at:at+6]), truncate(line, 200))
+				return nil
 			}
 			p, err := parseJSONLProblem(line, c.Name)
 			if err != nil {
@@ -70,18 +95,36 @@ func ReadJSONL(ctx context.Context, b *blob.Bucket, name string, keys ...string)
 					id = p.ID
 				}
 				c.addError(id, "", fmt.Sprintf("%s: %v", where, err), truncate(line, 200))
-				continue
+				return nil
 			}
 			if prev, dup := seen[p.ID]; dup {
 				c.addError(p.ID, "", fmt.Sprintf("%s: duplicate id (first at %s)", where, prev), "")
-				continue
+				return nil
 			}
 			seen[p.ID] = where
-			c.Problems = append(c.Problems, *p)
-			c.Tasks = append(c.Tasks, tasksFor(p)...)
+			problem(p)
+			if n++; o.Limit > 0 && n >= o.Limit {
+				return errStop
+			}
+			return nil
+		})
+		if errors.Is(err, errStop) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("corpus: read %s: %w", key, err)
 		}
 	}
-	return c, nil
+	return nil
+}
+
+// probeID is the id of a line whose JSON decodes, for an error row ("" if none).
+func probeID(line string) string {
+	var probe struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal([]byte(line), &probe)
+	return probe.ID
 }
 
 // parseJSONLProblem validates one line. On error the returned problem (if not

@@ -40,12 +40,16 @@ func paramTypes(ps []schemas.Param) ([]values.Type, error) {
 	return out, nil
 }
 
+// Java and C++ identifiers may hold any Unicode letter or digit (and $), not only
+// ASCII ones: `static int größe(int länge)` is a valid Java function.
+const identRe = `[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}_$]*`
+
 var (
-	callRe     = regexp.MustCompile(`([A-Za-z_]\w*)\s*\(`)
-	typePrefix = regexp.MustCompile(`^[\w\s<>\[\],:*&.]*$`)
+	callRe     = regexp.MustCompile(`(` + identRe + `)\s*\(`)
+	typePrefix = regexp.MustCompile(`^[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}_$\s<>\[\],:*&.]*$`)
 	bracketsRe = regexp.MustCompile(`\[\s*\]`)
 	spaceRe    = regexp.MustCompile(`\s+`)
-	lastWordRe = regexp.MustCompile(`([A-Za-z_]\w*)\s*$`)
+	lastWordRe = regexp.MustCompile(`(` + identRe + `)\s*$`)
 )
 
 // keywords that can precede "name (" without it being a declaration.
@@ -428,8 +432,8 @@ var cppBase = func() map[string]string {
 }()
 
 var (
-	pyDefRe  = regexp.MustCompile(`(?m)^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(`)
-	goFuncRe = regexp.MustCompile(`(?m)^func\s+([A-Za-z_]\w*)\s*\(`)
+	pyDefRe  = regexp.MustCompile(`(?m)^(?:async\s+)?def\s+([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}_]*)\s*\(`)
+	goFuncRe = regexp.MustCompile(`(?m)^func\s+([\p{L}_][\p{L}\p{Nd}_]*)\s*\(`)
 )
 
 // DescribeFunction finds the function a harness calls in code of lang: entry

@@ -147,3 +147,23 @@ func ExampleParseJavaSignature() {
 	fmt.Println(s.Name, s.Params, s.Returns)
 	// Output: winner [{a int[]} {n int} {k int}] int
 }
+
+// Identifiers are Unicode: a Java, C++ or Python function whose names are not
+// ASCII is found, with its parameters.
+func TestNonASCIIIdentifiers(t *testing.T) {
+	for _, tc := range []struct{ lang, code, name string }{
+		{"java", "static int größe(int länge) {\n    return länge * 2;\n}", "größe"},
+		{"java", "static int helper$1(int x) { return x; }\nstatic long 計算(long 値) {\n    return helper$1((int) 値);\n}", "計算"},
+		{"cpp", "int größe(int länge) {\n    return länge * 2;\n}", "größe"},
+		{"python", "def größe(länge):\n    return länge * 2", "größe"},
+	} {
+		name, _, err := DescribeFunction(tc.lang, tc.code, "")
+		if err != nil || name != tc.name {
+			t.Errorf("%s %q: %q %v, want %s", tc.lang, tc.code, name, err, tc.name)
+		}
+	}
+	sig, err := ParseJavaSignature("static int größe(int länge, char[] zeichen) { return länge; }", "größe")
+	if err != nil || len(sig.Params) != 2 || sig.Params[0].Name != "länge" || sig.Params[1].Type != "char[]" {
+		t.Errorf("ParseJavaSignature: %+v %v", sig, err)
+	}
+}

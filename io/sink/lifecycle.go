@@ -169,12 +169,18 @@ func (l *Lock) Release(ctx context.Context) error {
 }
 
 // Journal is _publish.json: the publish step in progress. It is written only after
-// the run's staging is complete, so finding it means "roll forward".
+// the run's staging is complete. Finding it means "roll forward" while the staging
+// is whole or manifest.json already names the new run, and "roll back" (remove the
+// shards installed beside the previous run's) when the staging is gone or installing
+// fails again (a full disk).
 type Journal struct {
 	Run     string   `json:"run"`
 	Staging string   `json:"staging"` // the staging prefix, "_staging/<id>/"
 	Install []string `json:"install"` // keys relative to the staging prefix, also their live keys
 	Remove  []string `json:"remove"`  // live shards of the previous run that the new one does not keep
+	// Preexisting are the keys of Install that were live before the publish (an
+	// empty table's shard is named by its content): a roll back keeps them.
+	Preexisting []string `json:"preexisting,omitempty"`
 }
 
 // stagedManifest is the part of a manifest publishing needs.
@@ -214,17 +220,55 @@ func Publish(ctx context.Context, b *blob.Bucket, staging string) error {
 	for _, k := range live {
 		if !keep[k] {
 			j.Remove = append(j.Remove, k)
+		} else {
+			j.Preexisting = append(j.Preexisting, k)
 		}
 	}
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := b.WriteAll(ctx, JournalKey, data, nil); err != nil {
+	if err := writeWhole(ctx, b, JournalKey, data); err != nil {
 		return fmt.Errorf("publish: journal: %w", err)
 	}
-	return apply(ctx, b, j)
+	if err := install(ctx, b, j); err != nil {
+		var stop stepStopped
+		if errors.As(err, &stop) {
+			return err // a simulated crash: no undoing
+		}
+		// Installing the new run failed (a full disk: ENOSPC) before manifest.json
+		// changed: remove what it installed, so that the previous run is what the
+		// manifest and a glob over the tables both see.
+		if rerr := rollback(ctx, b, j); rerr != nil {
+			return fmt.Errorf("%w; undoing it failed too (%v): %s and %s are kept, and the next launch into this output finishes the publish or undoes it", err, rerr, JournalKey, j.Staging)
+		}
+		return fmt.Errorf("%w; undone: the previous run stays published (free space and run again)", err)
+	}
+	return finish(ctx, b, j)
 }
+
+// writeWhole writes data to key, or nothing at all: blob.WriteAll closes a writer
+// whose write failed, and fileblob then renames the partial file into place (an
+// empty journal on a full disk); cancelling the write first discards it.
+func writeWhole(ctx context.Context, b *blob.Bucket, key string, data []byte) error {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := b.NewWriter(wctx, key, &blob.WriterOptions{ContentType: "application/json"})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		cancel()
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// stepStopped is a publish step stopped by publishHook, as a crash would stop it.
+type stepStopped struct{ error }
+
+func (s stepStopped) Unwrap() error { return s.error }
 
 // publishHook, when set (tests), is called before each step of apply; an error stops
 // it there, as a crash would.
@@ -239,13 +283,17 @@ func hook(step string) error {
 		OnPublishStep(step)
 	}
 	if publishHook != nil {
-		return publishHook(step)
+		if err := publishHook(step); err != nil {
+			return stepStopped{err}
+		}
 	}
 	return nil
 }
 
-// apply carries out a journal; every step may be repeated.
-func apply(ctx context.Context, b *blob.Bucket, j Journal) error {
+// install is the first half of a journal: the new shards beside the previous run's,
+// then manifest.json. Until manifest.json is replaced the previous run is the
+// published one; every step may be repeated.
+func install(ctx context.Context, b *blob.Bucket, j Journal) error {
 	for _, k := range j.Install {
 		if err := hook("install " + k); err != nil {
 			return err
@@ -269,6 +317,13 @@ func apply(ctx context.Context, b *blob.Bucket, j Journal) error {
 			return fmt.Errorf("publish: manifest: %w", err)
 		}
 	}
+	return nil
+}
+
+// finish is the second half of a journal, once manifest.json names the new run:
+// the previous run's shards, the staging directory and the journal go. Every
+// step may be repeated.
+func finish(ctx context.Context, b *blob.Bucket, j Journal) error {
 	for _, k := range j.Remove {
 		if err := hook("remove " + k); err != nil {
 			return err
@@ -289,10 +344,58 @@ func apply(ctx context.Context, b *blob.Bucket, j Journal) error {
 	return nil
 }
 
+// rollback undoes install before manifest.json changed: it removes the shards the
+// journal installed (not those that were live before), then the journal.
+func rollback(ctx context.Context, b *blob.Bucket, j Journal) error {
+	pre := map[string]bool{}
+	for _, k := range j.Preexisting {
+		pre[k] = true
+	}
+	for _, k := range j.Install {
+		if pre[k] {
+			continue
+		}
+		if err := b.Delete(ctx, k); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("remove %s: %w", k, err)
+		}
+	}
+	if err := b.Delete(ctx, JournalKey); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return fmt.Errorf("remove %s: %w", JournalKey, err)
+	}
+	return nil
+}
+
+// manifestNames tells whether manifest.json names exactly the shards keys (the
+// journal's new run); false when there is no manifest.
+func manifestNames(ctx context.Context, b *blob.Bucket, keys []string) (bool, error) {
+	raw, err := b.ReadAll(ctx, ManifestKey)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var m stagedManifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return false, fmt.Errorf("%s: %w", ManifestKey, err)
+	}
+	var named []string
+	for _, shards := range m.Shards {
+		named = append(named, shards...)
+	}
+	sort.Strings(named)
+	want := append([]string(nil), keys...)
+	sort.Strings(want)
+	return strings.Join(named, "\n") == strings.Join(want, "\n"), nil
+}
+
 // Recovered says what Recover found.
 type Recovered struct {
 	// RolledForward names the run whose interrupted publish was finished ("" if none).
 	RolledForward string
+	// RolledBack names the run whose interrupted publish was undone ("" if none),
+	// and Why says why it could not be finished.
+	RolledBack, Why string
 	// Abandoned lists the staging directories of interrupted runs that were removed.
 	Abandoned []string
 }
@@ -307,12 +410,17 @@ func Recover(ctx context.Context, b *blob.Bucket) (Recovered, error) {
 	case err == nil:
 		var j Journal
 		if err := json.Unmarshal(raw, &j); err != nil {
-			return r, fmt.Errorf("recover: %s: %w (remove it by hand after checking the output)", JournalKey, err)
+			// Nothing is installed before the journal is whole: a journal cut short
+			// (by an older writer on a full disk) means the publish never began.
+			if err := b.Delete(ctx, JournalKey); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+				return r, fmt.Errorf("recover: remove the unreadable %s: %w", JournalKey, err)
+			}
+			r.RolledBack, r.Why = "(unknown)", fmt.Sprintf("its %s is unreadable (%v), written when the publish had not begun", JournalKey, err)
+			break
 		}
-		if err := apply(ctx, b, j); err != nil {
-			return r, fmt.Errorf("recover: %w", err)
+		if err := recoverJournal(ctx, b, j, &r); err != nil {
+			return r, fmt.Errorf("recover: %w (the previous run's shards are those manifest.json names; after checking them, delete %s and %s by hand)", err, JournalKey, StagingDir)
 		}
-		r.RolledForward = j.Run
 	case gcerrors.Code(err) != gcerrors.NotFound:
 		return r, fmt.Errorf("recover: %w", err)
 	}
@@ -331,6 +439,32 @@ func Recover(ctx context.Context, b *blob.Bucket) (Recovered, error) {
 		r.Abandoned = append(r.Abandoned, obj.Key)
 	}
 	return r, nil
+}
+
+// recoverJournal finishes an interrupted publish, or undoes it when it cannot be
+// finished: its staging is gone (a failed run removed it) or installing fails again
+// (the disk is still full).
+func recoverJournal(ctx context.Context, b *blob.Bucket, j Journal, r *Recovered) error {
+	replaced, err := manifestNames(ctx, b, j.Install)
+	if err != nil {
+		return err
+	}
+	if !replaced {
+		staged, err := b.Exists(ctx, j.Staging+ManifestKey)
+		if err != nil {
+			return err
+		}
+		if !staged {
+			r.RolledBack, r.Why = j.Run, "its staging directory is gone"
+			return rollback(ctx, b, j)
+		}
+		if err := install(ctx, b, j); err != nil {
+			r.RolledBack, r.Why = j.Run, err.Error()
+			return rollback(ctx, b, j)
+		}
+	}
+	r.RolledForward = j.Run
+	return finish(ctx, b, j)
 }
 
 // LiveShards lists the published shards: <table>/part-*.parquet keys outside the

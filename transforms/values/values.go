@@ -120,15 +120,22 @@ func Canonical(t Type, raw string) (string, error) {
 		return "", fmt.Errorf("bad JSON %q: %v", truncate(raw, 80), err)
 	}
 	var b strings.Builder
-	if err := canon(&b, t, v); err != nil {
+	if err := canon(&b, t, v, false); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
 // CanonicalArgs checks that raw is a JSON array of len(types) values of these types
-// and returns it in canonical form.
+// and returns it in canonical form. Unlike Canonical, which reads what harnesses
+// print, it is strict about a test's inputs: an integer must fit its type (int 32
+// bits, long 64) and be finite, a boolean is not a number nor a number a boolean, a
+// float must fit its type, a char must be one UTF-16 unit (Java's char), and a lone
+// surrogate escape ("\ud800", which JSON decoding turns into U+FFFD) is refused.
 func CanonicalArgs(types []Type, raw string) (string, error) {
+	if at, ok := LoneSurrogate([]byte(raw)); ok {
+		return "", fmt.Errorf("lone surrogate %s in a string: not a Unicode character", raw[at:at+6])
+	}
 	v, err := decode([]byte(raw))
 	if err != nil {
 		return "", fmt.Errorf("bad JSON arguments: %v", err)
@@ -146,7 +153,7 @@ func CanonicalArgs(types []Type, raw string) (string, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if err := canon(&b, types[i], a); err != nil {
+		if err := canon(&b, types[i], a, true); err != nil {
 			return "", fmt.Errorf("argument %d: %v", i, err)
 		}
 	}
@@ -154,7 +161,8 @@ func CanonicalArgs(types []Type, raw string) (string, error) {
 	return b.String(), nil
 }
 
-func canon(b *strings.Builder, t Type, v any) error {
+// canon writes v as type t; strict is for test inputs (CanonicalArgs).
+func canon(b *strings.Builder, t Type, v any, strict bool) error {
 	if t.Dims > 0 {
 		if s, ok := v.(string); ok && t.Dims == 1 && t.Base == Char {
 			// a char[] may be written as a string
@@ -177,12 +185,17 @@ func canon(b *strings.Builder, t Type, v any) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := canon(b, t.Elem(), e); err != nil {
+			if err := canon(b, t.Elem(), e, strict); err != nil {
 				return err
 			}
 		}
 		b.WriteByte(']')
 		return nil
+	}
+	if strict {
+		if err := checkInput(t, v); err != nil {
+			return err
+		}
 	}
 	switch t.Base {
 	case Int, Long:
@@ -372,4 +385,116 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// Ranges of the integral kinds, as Java and C++ (LP64) declare them.
+var (
+	intMin, intMax   = big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)
+	longMin, longMax = big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
+)
+
+// checkInput holds a test's scalar input to its declared type: what a harness
+// would otherwise wrap (2147483648 as int), convert (true as 1) or carry as
+// "Infinity" into an integer parameter.
+func checkInput(t Type, v any) error {
+	_, isBool := v.(bool)
+	switch t.Base {
+	case Int, Long:
+		if isBool {
+			return fmt.Errorf("want %s, got a boolean", t)
+		}
+		if f, ok := nonFinite(v); ok {
+			return fmt.Errorf("want %s, got a non-finite value (%s)", t, FormatFloat(f))
+		}
+		n, err := toInt(v)
+		if err != nil {
+			return fmt.Errorf("want %s: %v", t, err)
+		}
+		lo, hi := intMin, intMax
+		if t.Base == Long {
+			lo, hi = longMin, longMax
+		}
+		if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+			return fmt.Errorf("%s out of range for %s (%s to %s)", n, t, lo, hi)
+		}
+	case Float, Double:
+		if isBool {
+			return fmt.Errorf("want %s, got a boolean", t)
+		}
+		if x, ok := v.(json.Number); ok {
+			f, err := strconv.ParseFloat(string(x), 64)
+			if err != nil {
+				return fmt.Errorf("%s out of range for %s", x, t)
+			}
+			if t.Base == Float && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+				return fmt.Errorf("%s out of range for float (32 bits)", x)
+			}
+		}
+	case Bool:
+		if !isBool {
+			return fmt.Errorf("want bool, got %s", describe(v))
+		}
+	case Char:
+		switch x := v.(type) {
+		case string:
+			if r := []rune(x); len(r) == 1 && r[0] > 0xFFFF {
+				return fmt.Errorf("want char, got U+%04X, beyond one UTF-16 unit (Java's char)", r[0])
+			}
+		case json.Number:
+			n, err := x.Int64()
+			if err != nil || n < 0 || n > 0xFFFF || (n >= 0xD800 && n <= 0xDFFF) {
+				return fmt.Errorf("want char, got %s (a char code is 0 to 65535, surrogates excluded)", x)
+			}
+		}
+	}
+	return nil
+}
+
+// LoneSurrogate finds a \uD800-\uDFFF escape in JSON text that is not half of a
+// surrogate pair (a high one followed by a low one): JSON decoding silently turns it
+// into U+FFFD. It returns the escape's offset.
+func LoneSurrogate(raw []byte) (int, bool) {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !in {
+			in = c == '"'
+			continue
+		}
+		switch c {
+		case '"':
+			in = false
+		case '\\':
+			if i+1 < len(raw) && raw[i+1] != 'u' {
+				i++ // \n, \", \\ ...
+				continue
+			}
+			u, ok := hex4(raw, i+2)
+			if !ok {
+				continue // bad JSON: the decoder says so
+			}
+			switch {
+			case u >= 0xD800 && u <= 0xDBFF:
+				if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+					if l, ok := hex4(raw, i+8); ok && l >= 0xDC00 && l <= 0xDFFF {
+						i += 11
+						continue
+					}
+				}
+				return i, true
+			case u >= 0xDC00 && u <= 0xDFFF:
+				return i, true
+			}
+			i += 5
+		}
+	}
+	return 0, false
+}
+
+func hex4(raw []byte, at int) (uint64, bool) {
+	if at+4 > len(raw) {
+		return 0, false
+	}
+	u, err := strconv.ParseUint(string(raw[at:at+4]), 16, 32)
+	return u, err == nil
 }

@@ -104,3 +104,38 @@ func TestNonFiniteIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestInputsHeldToTheirTypes: a test's inputs must fit their declared types, or the
+// harnesses would wrap (2147483648 as int), convert (true as 1) or carry Infinity
+// into an integer; a lone surrogate would silently become U+FFFD.
+func TestInputsHeldToTheirTypes(t *testing.T) {
+	for _, c := range []struct{ typ, raw string }{
+		{"int", "2147483648"}, {"int", "-2147483649"}, {"int", "1e10"}, {"int", "true"}, {"int", "1e400"},
+		{"int", `"Infinity"`}, {"int", `"NaN"`}, {"int", "2.5"}, {"long", "9223372036854775808"},
+		{"long", "-9223372036854775809"}, {"long", "1e19"}, {"long", "false"}, {"long", "-1e400"},
+		{"int[]", "[1, 2147483648]"}, {"long[][]", "[[1], [true]]"},
+		{"double", "true"}, {"double", "1e400"}, {"float", "1e39"}, {"bool", "1"}, {"bool", "0"},
+		{"char", "65536"}, {"char", "-1"}, {"char", "55296"}, {"char", `"😀"`},
+		{"string", `"a\ud800b"`}, {"string", `"\udc00"`}, {"string", `"\ud800\u0041"`}, {"char[]", `"x\udfff"`},
+	} {
+		if got, err := CanonicalArgs([]Type{MustParseType(c.typ)}, "["+c.raw+"]"); err == nil {
+			t.Errorf("%s %s accepted as %s", c.typ, c.raw, got)
+		}
+	}
+	for _, c := range []struct{ typ, raw, want string }{
+		{"int", "2147483647", "[2147483647]"}, {"int", "-2147483648", "[-2147483648]"}, {"int", "1e9", "[1000000000]"},
+		{"int", "4.0", "[4]"}, {"long", "9223372036854775807", "[9223372036854775807]"},
+		{"long", "-9223372036854775808", "[-9223372036854775808]"}, {"bool", "true", "[true]"},
+		{"char", "65", `["A"]`}, {"char", `"é"`, `["é"]`}, {"double", "1e300", "[1e+300]"},
+		{"double", `"NaN"`, `["NaN"]`}, {"string", `"\ud83d\ude00 \\ud800"`, `["😀 \\ud800"]`},
+	} {
+		got, err := CanonicalArgs([]Type{MustParseType(c.typ)}, "["+c.raw+"]")
+		if err != nil || got != c.want {
+			t.Errorf("%s %s: %q %v, want %q", c.typ, c.raw, got, err, c.want)
+		}
+	}
+	// What a harness prints stays read loosely: a boolean returned for an int.
+	if got, err := Canonical(MustParseType("int"), "true"); err != nil || got != "1" {
+		t.Errorf("Canonical(int, true) = %q %v", got, err)
+	}
+}

@@ -17,6 +17,9 @@ import (
 
 func init() {
 	translate.Register("builtin", func(ctx context.Context, rest string) (translate.Translator, error) {
+		if err := translate.NoOptions("builtin", rest); err != nil {
+			return nil, err
+		}
 		return Translator{}, nil
 	})
 }

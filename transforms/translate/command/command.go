@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,9 @@ func Open(rest string) (*Translator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command: options %q: %w", q, err)
 	}
+	if err := translate.CheckOptions("command", vals, "arg", "name", "directions", "timeout", "memory_mb"); err != nil {
+		return nil, err
+	}
 	t := &Translator{path: abs, args: vals["arg"], name: vals.Get("name"), timeout: 30 * time.Second, memory: 2048 << 20}
 	if t.name == "" {
 		t.name = filepath.Base(abs)
@@ -86,9 +90,9 @@ func Open(rest string) (*Translator, error) {
 	}
 	if v := vals.Get("directions"); v != "" {
 		for _, d := range strings.Split(v, ",") {
-			a, b, ok := strings.Cut(d, "-")
-			if !ok {
-				return nil, fmt.Errorf("command: bad direction %q", d)
+			a, b, ok := strings.Cut(strings.TrimSpace(d), "-")
+			if !ok || !slices.Contains(schemas.Languages, a) || !slices.Contains(schemas.Languages, b) {
+				return nil, fmt.Errorf("command: bad direction %q in directions=%s: want src-tgt between %v", d, v, schemas.Languages)
 			}
 			t.dirs = append(t.dirs, [2]string{a, b})
 		}

@@ -13,6 +13,9 @@ import (
 
 func init() {
 	translate.Register("identity", func(ctx context.Context, rest string) (translate.Translator, error) {
+		if err := translate.NoOptions("identity", rest); err != nil {
+			return nil, err
+		}
 		return Translator{}, nil
 	})
 }

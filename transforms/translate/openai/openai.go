@@ -83,6 +83,11 @@ const (
 	maxPerMinute   = 1e9
 )
 
+// knownOptions are the query options ParseSpec reads; any other is refused.
+var knownOptions = []string{"model", "name", "key_env", "temperature", "top_p", "max_tokens", "n", "seed",
+	"timeout", "prompt", "prompt_dir", "examples", "cache", "rpm", "tpm", "concurrency", "retries", "backoff",
+	"max_wait", "budget"}
+
 // ParseSpec reads the part of a spec after "openai:".
 func ParseSpec(rest string) (Options, error) {
 	u, err := url.Parse(rest)
@@ -91,6 +96,9 @@ func ParseSpec(rest string) (Options, error) {
 	}
 	q := u.Query()
 	u.RawQuery = ""
+	if err := translate.CheckOptions("openai", q, knownOptions...); err != nil {
+		return Options{}, err
+	}
 	o := Options{BaseURL: strings.TrimSuffix(u.String(), "/"), Model: q.Get("model"), Name: q.Get("name"),
 		KeyEnv: q.Get("key_env"), MaxTokens: 2048, N: 1, Timeout: 120 * time.Second, Strategy: "zero-shot",
 		PromptDir: q.Get("prompt_dir"), Examples: q.Get("examples"), Cache: ".cache/llm", Concurrency: 4,
