@@ -22,7 +22,7 @@ var runnerFlags = flagNames()
 var (
 	helpRunner  = flag.Bool("help-runner", false, "print Beam's runner flags (Prism, a job server, Dataflow) and exit")
 	showVersion = flag.Bool("version", false, "print Transmute's version and commit and exit")
-	verbose     = flag.Bool("verbose", false, "show the runner's log lines (Prism's job service, staging, bundle errors)")
+	verbose     = flag.Bool("verbose", false, "show the runner's log lines (Prism, staging, bundle errors)")
 )
 
 func flagNames() map[string]bool {

@@ -16,8 +16,8 @@ import (
 )
 
 var (
-	allowEmpty   = flag.Bool("allow-empty", false, "publish a run that read no problems (an empty corpus), replacing the output's published run; without it such a run is refused")
-	maxLineBytes = flag.Int("max-line-bytes", 0, fmt.Sprintf("longest line of a JSONL corpus in bytes (default %d, 16 MiB); a longer line is an error row, or ends the launch in a stream such as /dev/stdin", corpus.DefaultMaxLineBytes))
+	allowEmpty   = flag.Bool("allow-empty", false, "publish a run with no problems over the published one (refused without it)")
+	maxLineBytes = flag.Int("max-line-bytes", 0, fmt.Sprintf("longest JSONL corpus line in bytes (default %d); longer: an error row", corpus.DefaultMaxLineBytes))
 )
 
 // checkEnvironment refuses, in one line and before the pipeline starts, a TMPDIR
