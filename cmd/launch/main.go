@@ -36,6 +36,7 @@ import (
 	"transmute/io/sink"
 	"transmute/pipelines"
 	"transmute/report"
+	"transmute/transforms/efficiency"
 	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
@@ -63,6 +64,8 @@ var (
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
 	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
 	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
+	effRefGold     = flag.Bool("reference-gold", false, "efficiency: add each task's ground truth to its reference set (TRACE's holds the correct translations only)")
+	effFloor       = flag.Float64("floor-spreads", -1, "efficiency: Beyond's resolution floor in pooled within-program standard deviations, at least a 1 us / 4 KiB quantum (default 3; 0: no floor, the paper's Beyond)")
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
@@ -79,7 +82,14 @@ var (
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
-		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery}
+		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery, RefGold: *effRefGold}
+	switch f := *effFloor; {
+	case f == 0:
+		o.Resolution = efficiency.Resolution{TimeSpreads: -1, TimeQuantum: -1, MemSpreads: -1, MemQuantumKB: -1}
+	case f > 0:
+		o.Resolution = efficiency.DefaultResolution
+		o.Resolution.TimeSpreads, o.Resolution.MemSpreads = f, f
+	}
 	for _, c := range strings.Split(*effCPUs, ",") {
 		if c = strings.TrimSpace(c); c != "" {
 			n, err := strconv.Atoi(c)
