@@ -345,19 +345,18 @@ func minMax(xs []float64) (lo, hi float64) {
 // runs from best+floor (100) to the worst (0), so that noise around the best
 // cannot spread the scores. When the whole range lies within the floor, or the
 // reference set is empty, the task has no signal and every value scores 100.
-// With floor <= 0 it is score.Beyond.
+// With floor <= 0 it is score.Beyond, but for a reference set of one value, where
+// every value scores 100 too.
 func BeyondFloor(x float64, ref []float64, floor float64) float64 {
-	if floor <= 0 {
-		if len(ref) == 0 {
-			return 100
-		}
-		return score.Beyond(x, ref)
-	}
+	floor = math.Max(floor, 0)
 	if math.IsNaN(x) {
 		return math.NaN()
 	}
 	if !hasSignal(ref, floor) {
 		return 100
+	}
+	if floor == 0 {
+		return score.Beyond(x, ref)
 	}
 	lo, hi := minMax(ref)
 	best := lo + floor

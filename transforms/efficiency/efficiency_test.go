@@ -223,6 +223,10 @@ func TestEfficiencyFloorTies(t *testing.T) {
 			effNear(t, "floor off", BeyondFloor(c.x, ref, 0), score.Beyond(c.x, ref))
 		}
 	}
+	// One reference value, floor off: no signal, every value 100 (score.Beyond gives
+	// a slower one 0).
+	effNear(t, "one-value reference", BeyondFloor(120, []float64{100}, 0), 100)
+	effNear(t, "empty reference", BeyondFloor(120, nil, 0), 100)
 	// A task with a real spread: pooled std 1 ms (floor 3 ms) against a 100 ms
 	// range orders and scores the programs as before, to within the floor's share.
 	o := TaskOutcome{Translators: []string{"A", "B", "C"}, PassDefault: []bool{true, true, true},
