@@ -65,7 +65,7 @@ var (
 	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
 	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
 	effRefGold     = flag.Bool("reference-gold", false, "efficiency: add each task's ground truth to its reference set (TRACE's holds the correct translations only)")
-	effFloor       = flag.Float64("floor-spreads", -1, "efficiency: Beyond's resolution floor in pooled within-program standard deviations, at least a 1 us / 4 KiB quantum (default 3; 0: no floor, the paper's Beyond)")
+	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's resolution floor in pooled within-program standard deviations of the reference set's repetitions, at least a 1 us / 4 KiB quantum (0: no floor, the paper's Beyond)")
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise (fixed work, the noise table) when its last probe is this old (default 20s; negative: never)")
 )
 
@@ -84,9 +84,11 @@ func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
 		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery, RefGold: *effRefGold}
 	switch f := *effFloor; {
+	case f < 0:
+		return o, fmt.Errorf("--floor-spreads: %v is negative", f)
 	case f == 0:
 		o.Resolution = efficiency.Resolution{TimeSpreads: -1, TimeQuantum: -1, MemSpreads: -1, MemQuantumKB: -1}
-	case f > 0:
+	default:
 		o.Resolution = efficiency.DefaultResolution
 		o.Resolution.TimeSpreads, o.Resolution.MemSpreads = f, f
 	}
