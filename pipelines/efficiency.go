@@ -46,8 +46,15 @@ type EfficiencyOptions struct {
 	// ever run on the same core at once.
 	CPUs []int `json:"cpus"`
 	// Reference names the translators whose correct translations enter every
-	// task's efficiency reference set, with the ground truth (default: all).
+	// task's efficiency reference set (default: all), as TRACE's reference set is
+	// the correct translations of the evaluated models.
 	Reference []string `json:"reference"`
+	// RefGold adds each task's ground truth to its reference set (not TRACE's
+	// definition).
+	RefGold bool `json:"ref_gold"`
+	// Resolution is Beyond's resolution floor (default
+	// efficiency.DefaultResolution; every field negative: off).
+	Resolution efficiency.Resolution `json:"resolution"`
 	// Selection thresholds for the "selected" subset (default TRACE's).
 	Selection efficiency.TaskSelection `json:"selection"`
 	// NoiseEvery is how often each profiling core is probed for machine noise
@@ -76,6 +83,9 @@ func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
 	}
 	if o.Selection == (efficiency.TaskSelection{}) {
 		o.Selection = efficiency.DefaultTaskSelection
+	}
+	if o.Resolution == (efficiency.Resolution{}) {
+		o.Resolution = efficiency.DefaultResolution
 	}
 	if o.NoiseEvery == 0 {
 		o.NoiseEvery = 20 * time.Second
@@ -537,13 +547,13 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 		emitNoise(r)
 	}
 
-	var inRef func(string) bool
+	scoreOpt := efficiency.ScoreOptions{RefGold: f.Options.RefGold, Selection: f.Options.Selection, Resolution: f.Options.Resolution}
 	if len(f.Options.Reference) > 0 {
 		ref := map[string]bool{}
 		for _, r := range f.Options.Reference {
 			ref[r] = true
 		}
-		inRef = func(t string) bool { return ref[t] }
+		scoreOpt.InReference = func(t string) bool { return ref[t] }
 	}
 	for pi, pr := range ps {
 		ret, _ := values.ParseType(pr.Returns)
@@ -595,7 +605,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 				r.Correct = r.StressMatch
 				out.Outcome.Profiles = append(out.Outcome.Profiles, r)
 			}
-			efficiency.ScoreTask(&out.Outcome, inRef, f.Options.Selection)
+			efficiency.ScoreTask(&out.Outcome, scoreOpt)
 			emit(out)
 		}
 	}

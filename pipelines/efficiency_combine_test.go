@@ -44,7 +44,7 @@ func TestEfficiencyScoreCombiner(t *testing.T) {
 	var in []any
 	for i := range outs {
 		if !outs[i].NoSuite {
-			efficiency.ScoreTask(&outs[i], nil, efficiency.DefaultTaskSelection)
+			efficiency.ScoreTask(&outs[i], efficiency.DefaultScoreOptions)
 		}
 		in = append(in, EfficiencyOutput{Outcome: outs[i]})
 	}

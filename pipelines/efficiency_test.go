@@ -16,7 +16,6 @@ import (
 	"transmute/report"
 	"transmute/schemas"
 	"transmute/transforms/efficiency"
-	"transmute/transforms/score"
 )
 
 // TestEfficiencySharedTRACE runs the efficiency job on a few shared TRACE tasks (one
@@ -120,13 +119,42 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	sums := map[[3]string]float64{}
 	for k, rows := range byTask {
 		var et, pm []float64
+		var tSS, mSS, df float64
 		for _, r := range rows {
 			if r.InReference {
 				et = append(et, r.CPUMeanMs)
 				pm = append(pm, r.RSSMeanKB)
+				if r.Repetitions >= 2 {
+					tSS += float64(r.Repetitions-1) * r.CPUStdMs * r.CPUStdMs
+					mSS += float64(r.Repetitions-1) * r.RSSStdKB * r.RSSStdKB
+					df += float64(r.Repetitions - 1)
+				}
+			}
+			if r.Role == schemas.RoleGroundTruth && r.InReference {
+				t.Errorf("%v: the ground truth is in the reference set without RefGold", k)
 			}
 		}
+		// By hand: the floors are max(quantum, 3 x the pooled std of the reference
+		// programs' repetitions).
+		floorT, floorM := 0.001, 4.0
+		if df > 0 {
+			floorT, floorM = math.Max(floorT, 3*math.Sqrt(tSS/df)), math.Max(floorM, 3*math.Sqrt(mSS/df))
+		}
+		// (r_max - clip(x, r_min+floor, r_max)) / (r_max - r_min - floor) * 100, or
+		// 100 when the range lies within the floor.
+		beyond := func(x float64, ref []float64, floor float64) float64 {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range ref {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			if len(ref) == 0 || hi-lo <= floor {
+				return 100
+			}
+			return (hi - math.Max(lo+floor, math.Min(hi, x))) / (hi - lo - floor) * 100
+		}
 		for _, r := range rows {
+			effNear(t, k.id+" "+r.Translator+" floor_time", r.FloorTime, floorT)
+			effNear(t, k.id+" "+r.Translator+" floor_mem_kb", r.FloorMemKB, floorM)
 			if r.BeyondTime < 0 || r.BeyondTime > 100 || r.BeyondMem < 0 || r.BeyondMem > 100 {
 				t.Errorf("%v %s: Beyond out of [0,100]: %v %v", k, r.Translator, r.BeyondTime, r.BeyondMem)
 			}
@@ -136,19 +164,8 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 				}
 				continue
 			}
-			// By hand: (r_max - clip(x)) / (r_max - r_min) * 100 over the reference set.
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, x := range et {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-			}
-			wantT := 100.0
-			if hi > lo {
-				wantT = (hi - math.Max(lo, math.Min(hi, r.CPUMeanMs))) / (hi - lo) * 100
-			} else if r.CPUMeanMs > lo {
-				wantT = 0
-			}
-			effNear(t, k.id+" "+r.Translator+" B_T", r.BeyondTime, wantT)
-			effNear(t, k.id+" "+r.Translator+" B_M", r.BeyondMem, score.Beyond(r.RSSMeanKB, pm))
+			effNear(t, k.id+" "+r.Translator+" B_T", r.BeyondTime, beyond(r.CPUMeanMs, et, floorT))
+			effNear(t, k.id+" "+r.Translator+" B_M", r.BeyondMem, beyond(r.RSSMeanKB, pm, floorM))
 			if r.Role == schemas.RoleTranslation {
 				sums[[3]string{r.Translator, k.src, k.tgt}] += r.BeyondTime
 			}

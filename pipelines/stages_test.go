@@ -38,7 +38,7 @@ func TestEfficiencyScoreKeys(t *testing.T) {
 	}
 	for i := range outs {
 		if !outs[i].NoSuite {
-			efficiency.ScoreTask(&outs[i], nil, efficiency.DefaultTaskSelection)
+			efficiency.ScoreTask(&outs[i], efficiency.DefaultScoreOptions)
 		}
 	}
 	want := efficiency.Aggregate("r", append([]efficiency.TaskOutcome(nil), outs...))

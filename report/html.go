@@ -541,6 +541,9 @@ func efficiency(p *page, r *Run) {
 		}
 	}
 	p.f("</table>")
+	for _, l := range EfficiencyFloorLines(r.Scores, r.Profiles) { // mode, reference set, floor, no-signal tasks
+		p.f("<p>%s</p>", esc(l))
+	}
 	var cvs []float64
 	for _, pr := range r.Profiles {
 		if pr.Repetitions > 0 && pr.CPUCV > 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"gocloud.dev/blob"
@@ -94,7 +95,7 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 	for _, subset := range []string{eff.SubsetAllTasks, eff.SubsetSelected} {
 		title := "all scored tasks"
 		if subset == eff.SubsetSelected {
-			title = "tasks passing TRACE's task selection on our reference set"
+			title = "our re-selection: tasks passing TRACE's task selection on our measurements (Table 15 covers TRACE's tasks as the benchmark selected them once: compare subset all)"
 		}
 		fmt.Fprintf(w, "\nEfficiency, %s (layout of seed 002 Table 15; %% ; n = tasks scored)\n", title)
 		for start := 0; start < len(dirs); start += 3 {
@@ -199,6 +200,13 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		fmt.Fprintf(w, "  %-16s tasks %s, usable (ground truth ok) %s, selected %s, mean reference set %s programs\n",
 			effDirName(d[0], d[1]), count(ms, schemas.MetricTasks), count(ms, schemas.MetricTasksUsable), count(ms, schemas.MetricTasksSelected), val(ms, schemas.MetricReferenceSetMean, 1))
 	}
+	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
+	if err != nil {
+		return err
+	}
+	for _, l := range EfficiencyFloorLines(rows, profiles) {
+		fmt.Fprintln(w, l)
+	}
 	fmt.Fprintln(w, "Measurement (every profiled program that ran):")
 	for _, lang := range []string{"cpp", "java", "python", eff.AllLangs} {
 		ms := m[key{eff.AllLangs, eff.AllLangs, lang, eff.SubsetAllTasks}]
@@ -211,10 +219,6 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		}
 		fmt.Fprintf(w, "  %-7s programs %s, median CV of CPU time %s%%, median overhead share %s%%, overhead / measured CPU %s%%\n",
 			name, count(ms, schemas.MetricProgramsProfiled), val(ms, schemas.MetricMedianCPUCV, 100), val(ms, schemas.MetricMedianOverheadShare, 100), val(ms, schemas.MetricOverheadShareTotal, 100))
-	}
-	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
-	if err != nil {
-		return err
 	}
 	if ws := eff.CVOverTime(profiles, 5*time.Minute); len(ws) > 0 {
 		fmt.Fprint(w, "  median CV by 5-minute stretch of the run (UTC, by each program's first measured run; programs):")
@@ -297,4 +301,105 @@ func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket, cpu
 	fmt.Fprintf(w, "Run CPU: %.0f s in all (this process and its children); measured repetitions %.0f s (%.1f%%), of which the functions themselves (net of harness overhead) %.0f s (%.1f%%); outside the measured repetitions (builds, default tests, overhead baselines, pipeline) %.1f%%\n",
 		total, measured, 100*measured/total, net, 100*net/total, 100*(1-measured/total))
 	return nil
+}
+
+// effMeasureText says what each time measure of the profiles is.
+var effMeasureText = map[string]string{
+	eff.TimeProcessCPU: "ET = mean over the repetitions of the user+sys CPU time (ms) of a fresh process running the whole stress suite, start-up included",
+}
+
+// EfficiencyFloorLines describes how the run's Beyond scores were made: the cost
+// measures (the mode), the reference set, the resolution floor and, per
+// direction, the tasks without efficiency signal (their reference range lies
+// within the floor: every correct program scored 100), listed by problem.
+func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileRow) []string {
+	var out []string
+	measures := map[string]bool{}
+	for _, p := range profiles {
+		if p.TimeMeasure != "" {
+			measures[p.TimeMeasure] = true
+		}
+	}
+	for _, m := range sortedKeys(measures) {
+		text, ok := effMeasureText[m]
+		if !ok {
+			text = "ET = " + m
+		}
+		out = append(out, "Cost measure (mode "+m+"): "+text+"; PM = mean peak RSS (VmHWM, KiB) of the same runs.")
+	}
+	run := map[schemas.Metric]float64{}
+	type dirKey [2]string
+	perDir := map[dirKey]map[schemas.Metric]schemas.ScoreRow{}
+	for _, r := range scores {
+		if r.Translator != eff.AllLangs || r.Subset != eff.SubsetAllTasks {
+			continue
+		}
+		if r.SrcLang == eff.AllLangs && r.TgtLang == eff.AllLangs {
+			run[r.Metric] = r.Value
+		}
+		k := dirKey{r.SrcLang, r.TgtLang}
+		if perDir[k] == nil {
+			perDir[k] = map[schemas.Metric]schemas.ScoreRow{}
+		}
+		perDir[k][r.Metric] = r
+	}
+	if _, ok := run[schemas.MetricFloorTimeSpreads]; !ok {
+		return out // a run scored before the floor existed
+	}
+	ref := "the correct translations of the evaluated models, without the ground truth (TRACE's definition)"
+	if run[schemas.MetricReferenceHasGold] == 1 {
+		ref = "the correct translations of the evaluated models and the ground truth (--reference-gold)"
+	}
+	out = append(out, "Reference set: "+ref+".")
+	pos := func(x float64) float64 { return math.Max(x, 0) }
+	out = append(out, fmt.Sprintf("Resolution floor: values closer than max(%g ms, %g x the pooled within-program std of the reference set's repetitions) in time, max(%g KiB, %g x that std) in memory, tie; values within the floor of the best score 100; a task whose reference range lies within the floor has no signal and scores every correct program 100.",
+		pos(run[schemas.MetricFloorTimeQuantum]), pos(run[schemas.MetricFloorTimeSpreads]), pos(run[schemas.MetricFloorMemQuantumKB]), pos(run[schemas.MetricFloorMemSpreads])))
+	noSig := map[dirKey][2][]string{}
+	seen := map[[3]string]bool{}
+	for _, p := range profiles {
+		k := [3]string{p.SrcLang, p.TgtLang, p.ProblemID}
+		if seen[k] || !p.NoSignalTime && !p.NoSignalMem {
+			continue
+		}
+		seen[k] = true
+		l := noSig[dirKey{p.SrcLang, p.TgtLang}]
+		if p.NoSignalTime {
+			l[0] = append(l[0], p.ProblemID)
+		}
+		if p.NoSignalMem {
+			l[1] = append(l[1], p.ProblemID)
+		}
+		noSig[dirKey{p.SrcLang, p.TgtLang}] = l
+	}
+	list := func(ids []string) string {
+		sort.Strings(ids)
+		if len(ids) > 40 {
+			return fmt.Sprintf("%s ... and %d more", strings.Join(ids[:40], " "), len(ids)-40)
+		}
+		return strings.Join(ids, " ")
+	}
+	dirs := append(append([][2]string(nil), effDirOrder...), [2]string{eff.AllLangs, eff.AllLangs})
+	for d := range perDir {
+		known := false
+		for _, x := range dirs {
+			known = known || x == [2]string(d)
+		}
+		if !known {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		ms, ok := perDir[dirKey(d)]
+		if _, has := ms[schemas.MetricNoSignalTasksTime]; !ok || !has {
+			continue
+		}
+		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s ms, %s KiB",
+			effDirName(d[0], d[1]), int(ms[schemas.MetricNoSignalTasksTime].Value), int(ms[schemas.MetricNoSignalTasksMem].Value),
+			ms[schemas.MetricNoSignalTasksTime].N, fmt.Sprintf("%.3g", ms[schemas.MetricFloorTimeMedian].Value), fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
+		if l := noSig[dirKey(d)]; d[0] != eff.AllLangs && len(l[0])+len(l[1]) > 0 {
+			line += "; time: " + list(l[0]) + "; memory: " + list(l[1])
+		}
+		out = append(out, line)
+	}
+	return out
 }

@@ -346,7 +346,10 @@ func efficiencyFixture(t *testing.T, b *blob.Bucket) {
 	add("m2", star, star, all, "pass_rate", 0.2, "beyond_time", 8.0, "beyond_mem", 0.0, "beyond_time_pass", 40.0,
 		"beyond_mem_pass", math.NaN(), "tasks", 5.0)
 	add(star, "cpp", "java", all, "tasks", 4.0, "tasks_usable", 4.0, "tasks_selected", 2.0, "reference_set_mean", 2.5,
-		"beyond_time_pass_order_kept", 0.9)
+		"beyond_time_pass_order_kept", 0.9, "no_signal_tasks_time", 2.0, "no_signal_tasks_mem", 1.0,
+		"floor_time_median", 4.5, "floor_mem_median_kb", 12.0)
+	add(star, star, star, all, "floor_time_spreads", 3.0, "floor_time_quantum", 0.001, "floor_mem_spreads", 3.0,
+		"floor_mem_quantum_kb", 4.0, "reference_has_gold", 0.0)
 	add(star, star, star, all, "tasks", 7.0, "tasks_usable", 6.0, "tasks_selected", 2.0, "reference_set_mean", 2.25,
 		"programs_profiled", 10.0, "median_cpu_cv", 0.02, "median_overhead_share", 0.05, "overhead_share_total", 0.04,
 		"corr_pearson_pass_beyond_time_pass", 0.5, "corr_pearson_pass_beyond_time_pass_p", 0.667,
@@ -383,6 +386,12 @@ func efficiencyFixture(t *testing.T, b *blob.Bucket) {
 	}
 	profs = append(profs, schemas.ProfileRow{Run: "g", ProblemID: "T", Translator: "m2", Status: "timeout",
 		MeasuredFrom: "2026-01-02T12:00:00Z"})
+	// The floor's flags are on every row of a task: each task is listed once.
+	for k := range profs {
+		profs[k].TimeMeasure = "process_cpu_ms"
+		profs[k].NoSignalTime = profs[k].ProblemID == "P00" || profs[k].ProblemID == "P03"
+		profs[k].NoSignalMem = profs[k].ProblemID == "P03"
+	}
 	put(t, b, "profiles", profs)
 	put(t, b, "noise", []schemas.NoiseRow{
 		{Core: 1, Chunks: 5, ChunkMeanMs: 12, ChunkMinMs: 10, CV: 0.04, CacheChunkMeanMs: 8, CacheChunkMinMs: 6, CacheCV: 0.2},

@@ -65,6 +65,17 @@ type ProfileRow struct {
 	// Selected: the task passes TRACE's task selection (section 3.3) on our
 	// reference set: feasible, impactful, diverse.
 	Selected bool `parquet:"selected"`
+	// TimeMeasure names the value BeyondTime was computed from (efficiency.Time*,
+	// e.g. process_cpu_ms). FloorTime and FloorMemKB are the task's resolution
+	// floors (in TimeMeasure's unit and KiB): reference values closer than the
+	// floor are ties. NoSignalTime and NoSignalMem: the task's whole reference range
+	// lies within the floor (or the reference set is empty), so every correct
+	// program scores 100. The same on every row of a task.
+	TimeMeasure  string  `parquet:"time_measure"`
+	FloorTime    float64 `parquet:"floor_time"`
+	FloorMemKB   float64 `parquet:"floor_mem_kb"`
+	NoSignalTime bool    `parquet:"no_signal_time"`
+	NoSignalMem  bool    `parquet:"no_signal_mem"`
 }
 
 func (r ProfileRow) ShardKey() string { return r.ProblemID }

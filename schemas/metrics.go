@@ -101,6 +101,18 @@ const (
 	MetricProgramsProfiled     Metric = "programs_profiled"
 	MetricMedianOverheadShare  Metric = "median_overhead_share"
 	MetricOverheadShareTotal   Metric = "overhead_share_total"
+	// Beyond's resolution floor: per direction, the usable tasks without
+	// efficiency signal and the median task floor; once per run (src = tgt = "*")
+	// the floor's parameters and whether the ground truth joined the reference set.
+	MetricNoSignalTasksTime Metric = "no_signal_tasks_time"
+	MetricNoSignalTasksMem  Metric = "no_signal_tasks_mem"
+	MetricFloorTimeMedian   Metric = "floor_time_median"
+	MetricFloorMemMedianKB  Metric = "floor_mem_median_kb"
+	MetricFloorTimeSpreads  Metric = "floor_time_spreads"
+	MetricFloorTimeQuantum  Metric = "floor_time_quantum"
+	MetricFloorMemSpreads   Metric = "floor_mem_spreads"
+	MetricFloorMemQuantumKB Metric = "floor_mem_quantum_kb"
+	MetricReferenceHasGold  Metric = "reference_has_gold"
 	// Across translators, of the pooled pass rate with B^P (each with SuffixP).
 	MetricCorrPearsonPassBeyondTimePass  Metric = "corr_pearson_pass_beyond_time_pass"
 	MetricCorrSpearmanPassBeyondTimePass Metric = "corr_spearman_pass_beyond_time_pass"

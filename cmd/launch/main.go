@@ -34,6 +34,7 @@ import (
 	"transmute/io/sink"
 	"transmute/pipelines"
 	"transmute/report"
+	"transmute/transforms/efficiency"
 	"transmute/transforms/profile"
 	"transmute/transforms/sandbox"
 
@@ -58,9 +59,11 @@ var (
 	effRepetitions = flag.Int("repetitions", 0, "efficiency: measured runs per profile (default 5)")
 	effTimeLimit   = flag.Duration("profile-time-limit", 0, "efficiency: CPU limit of one whole-stress-suite run (default 60s; TRACE 180s)")
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
-	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, one profiling worker pinned to each (default: every core)")
-	effReference   = flag.String("reference", "", "efficiency: comma-separated translators whose correct translations join the reference set (default: all)")
-	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe each profiling core for machine noise when its last probe is this old (default 20s; negative: never)")
+	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, a profiling worker on each (default: all)")
+	effReference   = flag.String("reference", "", "efficiency: translators whose correct translations are the reference (default: all)")
+	effRefGold     = flag.Bool("reference-gold", false, "efficiency: the ground truth joins the reference set (not in TRACE)")
+	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's tie floor in within-program stds (0: none)")
+	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe a core for noise this often (default 20s; <0: never)")
 )
 
 // execCache is --cache: the execution cache (results keyed by content, so that a run
@@ -76,7 +79,16 @@ var (
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
-		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery}
+		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery, RefGold: *effRefGold}
+	switch f := *effFloor; {
+	case f < 0:
+		return o, fmt.Errorf("--floor-spreads: %v is negative", f)
+	case f == 0:
+		o.Resolution = efficiency.Resolution{TimeSpreads: -1, TimeQuantum: -1, MemSpreads: -1, MemQuantumKB: -1}
+	default:
+		o.Resolution = efficiency.DefaultResolution
+		o.Resolution.TimeSpreads, o.Resolution.MemSpreads = f, f
+	}
 	for _, c := range strings.Split(*effCPUs, ",") {
 		if c = strings.TrimSpace(c); c != "" {
 			n, err := strconv.Atoi(c)

@@ -337,7 +337,7 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 	}
 	for _, d := range paper.TraceDirections {
 		if r, ok := sel[d]; ok {
-			fmt.Fprintf(w, "  TRACE's task selection (section 3.3) on our reference sets, %s: %d of %d usable tasks\n", dirName(d), int(r.Value), r.N)
+			fmt.Fprintf(w, "  our re-selection (TRACE's task selection, section 3.3, on our measurements; subset selected, not compared with Table 15), %s: %d of %d usable tasks\n", dirName(d), int(r.Value), r.N)
 		}
 	}
 }

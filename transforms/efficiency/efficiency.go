@@ -62,6 +62,15 @@ type TaskOutcome struct {
 	// NoSuite: the target language has no stress suite for the task, which counts
 	// only in SubsetEveryTask.
 	NoSuite bool
+	// Set by ScoreTask: the task's resolution floors (FloorTime in the time
+	// measure's unit), whether its reference range lies within them (no
+	// efficiency signal), and the options they came from.
+	FloorTime    float64
+	FloorMemKB   float64
+	NoSignalTime bool
+	NoSignalMem  bool
+	Resolution   Resolution
+	RefGold      bool
 }
 
 // SampleTasks keeps at most perDir tasks per direction (all when perDir <= 0),
@@ -197,15 +206,65 @@ func Clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
+// Measures the Beyond scores are computed from (ProfileRow.TimeMeasure).
+const (
+	// TimeProcessCPU is ET as the profiles measure it today: the mean over the
+	// repetitions of the user+sys CPU time (ms) of a fresh process running the
+	// whole stress suite, start-up included. Its spread is CPUStdMs.
+	TimeProcessCPU = "process_cpu_ms"
+	// MemPeakRSS is PM: the mean over the repetitions of the process's peak RSS
+	// (VmHWM, KiB). Its spread is RSSStdKB.
+	MemPeakRSS = "peak_rss_kb"
+)
+
+// Resolution is Beyond's resolution floor: reference values closer than the
+// floor cannot be told apart by the measurement, so they are ties. A task's time
+// floor is max(TimeQuantum, TimeSpreads x the pooled within-program std of its
+// reference set's repetitions); the memory floor likewise. A deterministic
+// measure (one run per program, no spread) gets the quantum alone: for counts a
+// fixed number of instructions. A negative field counts as 0; Resolution{}
+// switches the floor off (Beyond as the paper defines it).
+type Resolution struct {
+	TimeSpreads  float64 `json:"time_spreads"`
+	TimeQuantum  float64 `json:"time_quantum"`
+	MemSpreads   float64 `json:"mem_spreads"`
+	MemQuantumKB float64 `json:"mem_quantum_kb"`
+}
+
+// DefaultResolution: three pooled standard deviations (with five repetitions,
+// the means of 28 programs of equal cost span 1.8 stds on average and more than
+// 3 in 0.05% of draws, simulated with normal noise), at least the CPU clock's
+// microsecond for times and one 4 KiB page for memory.
+var DefaultResolution = Resolution{TimeSpreads: 3, TimeQuantum: 0.001, MemSpreads: 3, MemQuantumKB: 4}
+
+// ScoreOptions say how ScoreTask builds the reference set and scores against it.
+type ScoreOptions struct {
+	// InReference picks the translators whose correct translations form the
+	// reference set (nil: every translator), as TRACE's reference set is the
+	// correct translations of the evaluated models.
+	InReference func(translator string) bool
+	// RefGold adds the task's ground truth to the reference set (not TRACE's
+	// definition; off by default).
+	RefGold    bool
+	Selection  TaskSelection
+	Resolution Resolution
+}
+
+// DefaultScoreOptions are the paper's definitions with the default floor.
+var DefaultScoreOptions = ScoreOptions{Selection: DefaultTaskSelection, Resolution: DefaultResolution}
+
 // ScoreTask settles one task: it is Usable when its ground truth ran correctly on
-// the stress suite. The efficiency reference set R is the ground truth plus every
-// correct translation of a reference translator (inRef; nil = every translator).
-// Each correct program gets B_T and B_M (score.Beyond of its mean CPU time and mean
-// peak RSS against R) and its inefficiency ratios against R's best; the task's
-// Selected flag applies TRACE's task selection to R (feasible: a correct reference
-// translation; impactful; diverse).
-func ScoreTask(o *TaskOutcome, inRef func(translator string) bool, sel TaskSelection) {
+// the stress suite. The efficiency reference set R is every correct translation
+// of a reference translator (opt.InReference), and the ground truth only with
+// opt.RefGold. Each correct program gets B_T and B_M (BeyondFloor of its mean CPU
+// time and mean peak RSS against R, with the task's resolution floors) and its
+// inefficiency ratios against R's best; the task's Selected flag applies TRACE's
+// task selection to R (feasible: a correct reference translation; impactful;
+// diverse). A task whose reference range lies within a floor, or whose R is
+// empty, has no signal in that measure: every correct program scores 100.
+func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 	var et, pm []float64
+	var tSpread, mSpread pooledSpread
 	var refTr int
 	o.Usable = false
 	for i := range o.Profiles {
@@ -218,37 +277,110 @@ func ScoreTask(o *TaskOutcome, inRef func(translator string) bool, sel TaskSelec
 		if !p.Correct {
 			continue
 		}
-		if p.Role == schemas.RoleTranslation && inRef != nil && !inRef(p.Translator) {
+		if p.Role == schemas.RoleGroundTruth && !opt.RefGold {
+			continue
+		}
+		if p.Role == schemas.RoleTranslation && opt.InReference != nil && !opt.InReference(p.Translator) {
 			continue
 		}
 		p.InReference = true
 		et = append(et, p.CPUMeanMs)
 		pm = append(pm, p.RSSMeanKB)
+		tSpread.add(p.Repetitions, p.CPUStdMs)
+		mSpread.add(p.Repetitions, p.RSSStdKB)
 		if p.Role == schemas.RoleTranslation {
 			refTr++
 		}
 	}
+	res := opt.Resolution
+	o.FloorTime = math.Max(math.Max(res.TimeQuantum, 0), math.Max(res.TimeSpreads, 0)*tSpread.std())
+	o.FloorMemKB = math.Max(math.Max(res.MemQuantumKB, 0), math.Max(res.MemSpreads, 0)*mSpread.std())
+	o.NoSignalTime = o.Usable && !hasSignal(et, o.FloorTime)
+	o.NoSignalMem = o.Usable && !hasSignal(pm, o.FloorMemKB)
+	o.Resolution, o.RefGold = res, opt.RefGold
 	selected := false
 	if o.Usable && refTr > 0 {
 		impact := false
 		for i := range et {
-			impact = impact || et[i] > sel.EpsTimeMs || pm[i] > sel.EpsMemKB
+			impact = impact || et[i] > opt.Selection.EpsTimeMs || pm[i] > opt.Selection.EpsMemKB
 		}
 		_, _, cvT := stats.MeanStdCV(et)
 		_, _, cvM := stats.MeanStdCV(pm)
-		selected = impact && (cvT > sel.EpsDiversity || cvM > sel.EpsDiversity)
+		selected = impact && (cvT > opt.Selection.EpsDiversity || cvM > opt.Selection.EpsDiversity)
 	}
 	for i := range o.Profiles {
 		p := &o.Profiles[i]
 		p.Selected = selected
+		p.TimeMeasure = TimeProcessCPU
+		p.FloorTime, p.FloorMemKB = o.FloorTime, o.FloorMemKB
+		p.NoSignalTime, p.NoSignalMem = o.NoSignalTime, o.NoSignalMem
 		if !p.Correct || !o.Usable {
 			continue
 		}
-		p.BeyondTime = score.Beyond(p.CPUMeanMs, et)
-		p.BeyondMem = score.Beyond(p.RSSMeanKB, pm)
+		p.BeyondTime = BeyondFloor(p.CPUMeanMs, et, o.FloorTime)
+		p.BeyondMem = BeyondFloor(p.RSSMeanKB, pm, o.FloorMemKB)
 		p.InefficiencyTime = zeroNaN(score.Inefficiency(p.CPUMeanMs, et))
 		p.InefficiencyMem = zeroNaN(score.Inefficiency(p.RSSMeanKB, pm))
 	}
+}
+
+// hasSignal: the reference set is not empty and its range exceeds the floor.
+func hasSignal(ref []float64, floor float64) bool {
+	if len(ref) == 0 {
+		return false
+	}
+	lo, hi := minMax(ref)
+	return hi-lo > floor
+}
+
+func minMax(xs []float64) (lo, hi float64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return lo, hi
+}
+
+// BeyondFloor is Beyond (score.Beyond: 100 at the reference set's best, 0 at its
+// worst, clipped) with values within floor of the best tied with it: the scale
+// runs from best+floor (100) to the worst (0), so that noise around the best
+// cannot spread the scores. When the whole range lies within the floor, or the
+// reference set is empty, the task has no signal and every value scores 100.
+// With floor <= 0 it is score.Beyond, but for a reference set of one value, where
+// every value scores 100 too.
+func BeyondFloor(x float64, ref []float64, floor float64) float64 {
+	floor = math.Max(floor, 0)
+	if math.IsNaN(x) {
+		return math.NaN()
+	}
+	if !hasSignal(ref, floor) {
+		return 100
+	}
+	if floor == 0 {
+		return score.Beyond(x, ref)
+	}
+	lo, hi := minMax(ref)
+	best := lo + floor
+	c := math.Max(best, math.Min(hi, x))
+	return (hi - c) / (hi - best) * 100
+}
+
+// pooledSpread pools the within-program variances of a reference set's
+// repetitions (each weighted by its degrees of freedom).
+type pooledSpread struct{ ss, df float64 }
+
+func (s *pooledSpread) add(reps int32, std float64) {
+	if reps >= 2 && !math.IsNaN(std) {
+		s.ss += float64(reps-1) * std * std
+		s.df += float64(reps - 1)
+	}
+}
+
+func (s pooledSpread) std() float64 {
+	if s.df == 0 {
+		return 0
+	}
+	return math.Sqrt(s.ss / s.df)
 }
 
 func zeroNaN(x float64) float64 {
@@ -461,8 +593,8 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 
 	// Tasks and reference sets per direction.
 	for _, d := range dirs {
-		var tasks, usable, selected int
-		var refSizes []float64
+		var tasks, usable, selected, noT, noM int
+		var refSizes, floorT, floorM []float64
 		for _, o := range outs {
 			if o.NoSuite || d[0] != AllLangs && (o.Task.SrcLang != d[0] || o.Task.TgtLang != d[1]) {
 				continue
@@ -475,6 +607,14 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			if gt, _ := o.groundTruth(); gt.Selected {
 				selected++
 			}
+			if o.NoSignalTime {
+				noT++
+			}
+			if o.NoSignalMem {
+				noM++
+			}
+			floorT = append(floorT, o.FloorTime)
+			floorM = append(floorM, o.FloorMemKB)
 			k := 0
 			for _, p := range o.Profiles {
 				if p.InReference {
@@ -488,7 +628,31 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksSelected, float64(selected), usable)
 		if len(refSizes) > 0 {
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricReferenceSetMean, stats.Mean(refSizes), len(refSizes))
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksTime, float64(noT), usable)
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksMem, float64(noM), usable)
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorTimeMedian, stats.Median(floorT), usable)
+			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorMemMedianKB, stats.Median(floorM), usable)
 		}
+	}
+	// The floor's parameters and the reference set's definition, once per run
+	// (every usable task was scored with the same options).
+	for _, o := range outs {
+		if !o.Usable {
+			continue
+		}
+		gold := 0.0
+		if o.RefGold {
+			gold = 1
+		}
+		for _, m := range []struct {
+			name schemas.Metric
+			v    float64
+		}{{schemas.MetricFloorTimeSpreads, o.Resolution.TimeSpreads}, {schemas.MetricFloorTimeQuantum, o.Resolution.TimeQuantum},
+			{schemas.MetricFloorMemSpreads, o.Resolution.MemSpreads}, {schemas.MetricFloorMemQuantumKB, o.Resolution.MemQuantumKB},
+			{schemas.MetricReferenceHasGold, gold}} {
+			emit(AllLangs, AllLangs, AllLangs, SubsetAllTasks, m.name, m.v, 1)
+		}
+		break
 	}
 
 	// Measurement quality per target language and pooled (every profiled program).

@@ -1,6 +1,7 @@
 package efficiency
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -99,7 +100,10 @@ func TestEfficiencyScoreTask(t *testing.T) {
 			effProf(schemas.RoleTranslation, "E", 60, 800, true),
 		}}
 	// D and E are not reference translators: they are scored, clipped, but do not widen R.
-	ScoreTask(&o, func(tr string) bool { return tr != "D" && tr != "E" }, DefaultTaskSelection)
+	// The ground truth joins R (RefGold) and the floor is off: Beyond as the paper
+	// defines it, plus the gold.
+	ScoreTask(&o, ScoreOptions{InReference: func(tr string) bool { return tr != "D" && tr != "E" }, RefGold: true,
+		Selection: DefaultTaskSelection})
 	if !o.Usable {
 		t.Fatal("task with a correct ground truth should be usable")
 	}
@@ -130,23 +134,150 @@ func TestEfficiencyScoreTask(t *testing.T) {
 	// Negligible variance (CV < 0.05 for ET and PM): not selected.
 	flat := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, true),
 		effProf(schemas.RoleTranslation, "A", 101, 1001, true)}}
-	ScoreTask(&flat, nil, DefaultTaskSelection)
+	ScoreTask(&flat, ScoreOptions{RefGold: true, Selection: DefaultTaskSelection})
 	if flat.Profiles[0].Selected {
 		t.Error("a task without diversity should not be selected")
 	}
 	// Trivial runtime (below 10 ms and 1.5 MB): not selected.
 	tiny := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 1, 100, true),
 		effProf(schemas.RoleTranslation, "A", 5, 900, true)}}
-	ScoreTask(&tiny, nil, DefaultTaskSelection)
+	ScoreTask(&tiny, ScoreOptions{RefGold: true, Selection: DefaultTaskSelection})
 	if tiny.Profiles[0].Selected {
 		t.Error("a task without impact should not be selected")
 	}
 	// Ground truth failed: not usable, nobody scored.
 	bad := TaskOutcome{Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", 100, 1000, false),
 		effProf(schemas.RoleTranslation, "A", 50, 900, false)}}
-	ScoreTask(&bad, nil, DefaultTaskSelection)
+	ScoreTask(&bad, ScoreOptions{RefGold: true, Selection: DefaultTaskSelection})
 	if bad.Usable || bad.Profiles[1].BeyondTime != 0 {
 		t.Error("a task whose ground truth fails is not usable")
+	}
+}
+
+// effNoisy is a correct profile with a spread over its repetitions.
+func effNoisy(role, tr string, cpu, cpuStd, rss, rssStd float64) schemas.ProfileRow {
+	p := effProf(role, tr, cpu, rss, true)
+	p.CPUStdMs, p.RSSStdKB = cpuStd, rssStd
+	return p
+}
+
+// TestEfficiencyFloorNoSignal: a task whose reference range lies within the floor
+// (three pooled standard deviations) gives every correct program 100, however far
+// apart their means, and is flagged as having no signal; Aggregate counts it.
+func TestEfficiencyFloorNoSignal(t *testing.T) {
+	// ET means 40..46 ms, each with std 3 ms: floor 9 ms > range 6 ms. PM means
+	// 10000..10012 KiB with std 0: the 4 KiB page is the floor, range 12 > 4.
+	o := TaskOutcome{Task: schemas.Task{ProblemID: "P", Corpus: "trace", SrcLang: "java", TgtLang: "python"},
+		Translators: []string{"A", "B", "C"}, PassDefault: []bool{true, true, true},
+		Profiles: []schemas.ProfileRow{
+			effNoisy(schemas.RoleGroundTruth, "", 30, 3, 9000, 0),
+			effNoisy(schemas.RoleTranslation, "A", 40, 3, 10000, 0),
+			effNoisy(schemas.RoleTranslation, "B", 46, 3, 10012, 0),
+			effNoisy(schemas.RoleTranslation, "C", 43, 3, 10006, 0),
+		}}
+	ScoreTask(&o, DefaultScoreOptions)
+	effNear(t, "time floor", o.FloorTime, 9)
+	effNear(t, "memory floor", o.FloorMemKB, 4)
+	if !o.NoSignalTime || o.NoSignalMem {
+		t.Errorf("no signal: time %v (want true), memory %v (want false)", o.NoSignalTime, o.NoSignalMem)
+	}
+	for _, p := range o.Profiles {
+		effNear(t, p.Translator+" B_T", p.BeyondTime, 100)
+		if !p.NoSignalTime || p.FloorTime != o.FloorTime {
+			t.Errorf("%q: the row does not carry the task's flag and floor", p.Translator)
+		}
+	}
+	// Memory has signal: best+floor = 10004 -> 100, worst 10012 -> 0, 10006 -> 75.
+	for tr, want := range map[string]float64{"A": 100, "B": 0, "C": 75} {
+		p, _ := o.translatorProfile(tr)
+		effNear(t, tr+" B_M", p.BeyondMem, want)
+	}
+	rows := Aggregate("r", []TaskOutcome{o})
+	got := map[schemas.Metric]float64{}
+	for _, r := range rows {
+		if r.Translator == AllLangs && r.SrcLang == "java" {
+			got[r.Metric] = r.Value
+		}
+		if r.Translator == "B" && r.SrcLang == "java" && r.Subset == SubsetAllTasks && r.Metric == schemas.MetricBeyondTimePass {
+			effNear(t, "B's B_T^P", r.Value, 100)
+		}
+	}
+	effNear(t, "no_signal_tasks_time", got[schemas.MetricNoSignalTasksTime], 1)
+	effNear(t, "no_signal_tasks_mem", got[schemas.MetricNoSignalTasksMem], 0)
+	effNear(t, "floor_time_median", got[schemas.MetricFloorTimeMedian], 9)
+}
+
+// TestEfficiencyFloorTies: values within the floor of the best tie with it at
+// 100, the scale runs from best+floor to the worst, and a real spread with the
+// floor off is score.Beyond exactly.
+func TestEfficiencyFloorTies(t *testing.T) {
+	ref := []float64{100, 102, 150, 200}
+	for _, c := range []struct{ x, floor, want float64 }{
+		{100, 5, 100}, {102, 5, 100}, {105, 5, 100}, // within the floor of the best
+		{152.5, 5, 50}, {200, 5, 0}, {300, 5, 0}, {50, 5, 100},
+		{150, 0, 50}, {102, 0, 98}, // floor off: the paper's Beyond
+		{150, 100, 100}, // range inside the floor: no signal
+	} {
+		effNear(t, fmt.Sprintf("BeyondFloor(%v, floor %v)", c.x, c.floor), BeyondFloor(c.x, ref, c.floor), c.want)
+		if c.floor == 0 {
+			effNear(t, "floor off", BeyondFloor(c.x, ref, 0), score.Beyond(c.x, ref))
+		}
+	}
+	// One reference value, floor off: no signal, every value 100 (score.Beyond gives
+	// a slower one 0).
+	effNear(t, "one-value reference", BeyondFloor(120, []float64{100}, 0), 100)
+	effNear(t, "empty reference", BeyondFloor(120, nil, 0), 100)
+	// A task with a real spread: pooled std 1 ms (floor 3 ms) against a 100 ms
+	// range orders and scores the programs as before, to within the floor's share.
+	o := TaskOutcome{Translators: []string{"A", "B", "C"}, PassDefault: []bool{true, true, true},
+		Profiles: []schemas.ProfileRow{effNoisy(schemas.RoleGroundTruth, "", 100, 1, 1000, 0),
+			effNoisy(schemas.RoleTranslation, "A", 100, 1, 1000, 0), effNoisy(schemas.RoleTranslation, "B", 150, 1, 2000, 0),
+			effNoisy(schemas.RoleTranslation, "C", 200, 1, 3000, 0)}}
+	ScoreTask(&o, DefaultScoreOptions)
+	if o.NoSignalTime || o.NoSignalMem {
+		t.Error("a real spread has signal")
+	}
+	for tr, want := range map[string]float64{"A": 100, "B": 50, "C": 0} {
+		p, _ := o.translatorProfile(tr)
+		if math.Abs(p.BeyondTime-want) > 2 {
+			t.Errorf("%s: B_T %v, want about %v", tr, p.BeyondTime, want)
+		}
+	}
+}
+
+// TestEfficiencyReferenceWithoutGold: by default the ground truth is outside the
+// reference set, so a gold far faster than every translation moves nobody's
+// score; with RefGold it joins R and does.
+func TestEfficiencyReferenceWithoutGold(t *testing.T) {
+	mk := func(gold float64) TaskOutcome {
+		return TaskOutcome{Translators: []string{"A", "B"}, PassDefault: []bool{true, true},
+			Profiles: []schemas.ProfileRow{effProf(schemas.RoleGroundTruth, "", gold, 100, true),
+				effProf(schemas.RoleTranslation, "A", 100, 1000, true), effProf(schemas.RoleTranslation, "B", 200, 3000, true)}}
+	}
+	scores := func(o TaskOutcome) map[string]float64 {
+		m := map[string]float64{}
+		for _, p := range o.Profiles {
+			if p.Role == schemas.RoleTranslation {
+				m[p.Translator] = p.BeyondTime
+			}
+			if p.Role == schemas.RoleGroundTruth && p.InReference {
+				m["gold in R"] = 1
+			}
+		}
+		return m
+	}
+	fast, slow := mk(1), mk(150)
+	ScoreTask(&fast, DefaultScoreOptions)
+	ScoreTask(&slow, DefaultScoreOptions)
+	f, s := scores(fast), scores(slow)
+	if f["gold in R"] != 0 || f["A"] != 100 || f["B"] != 0 || f["A"] != s["A"] || f["B"] != s["B"] {
+		t.Errorf("without RefGold the gold moved the scores: fast gold %v, slow gold %v", f, s)
+	}
+	withGold := DefaultScoreOptions
+	withGold.RefGold = true
+	ScoreTask(&fast, withGold)
+	if g := scores(fast); g["gold in R"] != 1 || g["A"] >= 100 {
+		t.Errorf("with RefGold the fast gold should be R's best: %v", g)
 	}
 }
 
@@ -200,7 +331,7 @@ func TestEfficiencyAggregate(t *testing.T) {
 	t3 := TaskOutcome{Task: task("T3"), Translators: []string{"X", "Y"}, PassDefault: []bool{true, false}, NoSuite: true}
 	outs := []TaskOutcome{t1, t2}
 	for i := range outs {
-		ScoreTask(&outs[i], nil, DefaultTaskSelection)
+		ScoreTask(&outs[i], ScoreOptions{RefGold: true, Selection: DefaultTaskSelection})
 	}
 	rows := Aggregate("r", append(outs, t3))
 	getIn := func(subset, tr, src, metric string) schemas.ScoreRow {

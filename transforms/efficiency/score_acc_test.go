@@ -13,8 +13,15 @@ import (
 // pass or not, profiles of the ground truth and the passing translations with
 // random CPU, memory, CV and overhead (and the details and timestamps a profile
 // row carries), some tasks without a stress suite; ScoreTask scores each.
+// The floors are the default (three pooled stds, wide enough here that some tasks
+// have no signal) or off, and the gold is in the reference set or not.
 func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 	var outs []TaskOutcome
+	opt := DefaultScoreOptions
+	opt.RefGold = rng.IntN(2) == 0
+	if rng.IntN(4) == 0 {
+		opt.Resolution = Resolution{}
+	}
 	for _, d := range [][2]string{{"cpp", "java"}, {"java", "python"}} {
 		for i := 0; i < 2+rng.IntN(5); i++ {
 			o := TaskOutcome{Task: schemas.Task{ProblemID: fmt.Sprintf("T%02d", i), Corpus: "trace", SrcLang: d[0], TgtLang: d[1]}}
@@ -31,7 +38,8 @@ func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 					Role: role, Translator: tr, Status: st, Detail: "detail", PassDefault: true, StressMatch: correct,
 					Correct: correct, Tests: 3, Repetitions: int32(rng.IntN(6)), MeasuredFrom: "2026-11-26T00:00:00Z",
 					MeasuredTo: "2026-11-26T00:00:01Z", CPUMeanMs: float64(10 + rng.IntN(300)), CPUCV: rng.Float64() / 10,
-					RSSMeanKB: float64(1000 + rng.IntN(5000)), OverheadCPUMs: rng.Float64() * 20, WallMean: 1}
+					RSSMeanKB: float64(1000 + rng.IntN(5000)), OverheadCPUMs: rng.Float64() * 20, WallMean: 1,
+					CPUStdMs: rng.Float64() * 40, RSSStdKB: rng.Float64() * 600}
 			}
 			if !o.NoSuite {
 				o.Profiles = append(o.Profiles, prof(schemas.RoleGroundTruth, ""))
@@ -49,7 +57,7 @@ func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 				}
 			}
 			if !o.NoSuite {
-				ScoreTask(&o, nil, DefaultTaskSelection)
+				ScoreTask(&o, opt)
 			}
 			outs = append(outs, o)
 		}
@@ -63,9 +71,17 @@ func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 // correlations, measurement figures), and survive the gob coder.
 func TestScoreAccEqualsAggregate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 11))
-	rows := 0
+	rows, scored, noSignal := 0, 0, 0
 	for trial := 0; trial < 12; trial++ {
 		outs := randomOutcomes(rng)
+		for _, o := range outs {
+			if o.Usable {
+				scored++
+				if o.NoSignalTime {
+					noSignal++
+				}
+			}
+		}
 		want := Aggregate("r", append([]TaskOutcome(nil), outs...))
 		rows += len(want)
 		parts := make([]*ScoreAcc, 1+rng.IntN(5))
@@ -88,6 +104,9 @@ func TestScoreAccEqualsAggregate(t *testing.T) {
 				}
 			}
 		}
+	}
+	if noSignal == 0 || noSignal == scored {
+		t.Errorf("%d of %d scored tasks without signal: the floors are not exercised", noSignal, scored)
 	}
 	if rows < 12*50 {
 		t.Errorf("only %d score rows in 12 trials: the outcomes score too little", rows)
