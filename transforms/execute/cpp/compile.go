@@ -57,14 +57,24 @@ type compilerRun struct {
 	limit  bool // stopped by a compile limit (or out of memory)
 }
 
+// toolRun says what a sandboxed tool run is, for Stats.
+type toolRun int
+
+const (
+	runBuild  toolRun = iota // a unit's compile (Stats.Compiles)
+	runSyntax                // a check with -fsyntax-only (Stats.SyntaxChecks)
+	runStep                  // a link or objcopy after a build (time only)
+	runOwn                   // the engine's own harness (not counted)
+)
+
 // runCompiler runs the compiler with args in the sandbox, in dir (the unit's
 // directory, its only writable one).
-func (e *Engine) runCompiler(ctx context.Context, dir string, args []string, syntaxOnly bool) (compilerRun, error) {
-	return e.runTool(ctx, e.cxx, dir, args, syntaxOnly)
+func (e *Engine) runCompiler(ctx context.Context, dir string, args []string, kind toolRun) (compilerRun, error) {
+	return e.runTool(ctx, e.cxx, dir, args, kind)
 }
 
 // runTool runs a tool of the compile (the compiler, objcopy) with args in the sandbox.
-func (e *Engine) runTool(ctx context.Context, tool, dir string, args []string, syntaxOnly bool) (compilerRun, error) {
+func (e *Engine) runTool(ctx context.Context, tool, dir string, args []string, kind toolRun) (compilerRun, error) {
 	lim := e.CompileLimits.WithDefaults()
 	spec := sandbox.Spec{
 		Path:     tool,
@@ -83,16 +93,19 @@ func (e *Engine) runTool(ctx context.Context, tool, dir string, args []string, s
 			break
 		}
 	}
-	e.mu.Lock()
-	if syntaxOnly {
-		e.stats.SyntaxChecks++
-	} else {
-		e.stats.Compiles++
+	if kind != runOwn {
+		e.mu.Lock()
+		switch kind {
+		case runSyntax:
+			e.stats.SyntaxChecks++
+		case runBuild:
+			e.stats.Compiles++
+		}
+		e.stats.Compile += time.Since(start)
+		e.stats.CompileCPU += o.CPUTime
+		e.stats.CompileMaxRSSKB = max(e.stats.CompileMaxRSSKB, o.MaxRSSKB)
+		e.mu.Unlock()
 	}
-	e.stats.Compile += time.Since(start)
-	e.stats.CompileCPU += o.CPUTime
-	e.stats.CompileMaxRSSKB = max(e.stats.CompileMaxRSSKB, o.MaxRSSKB)
-	e.mu.Unlock()
 	if ctx.Err() != nil {
 		return compilerRun{}, ctx.Err()
 	}
@@ -145,7 +158,32 @@ func (e *Engine) deferLoadTime(ctx context.Context, dir, obj string, rep loadRep
 			args = append(args, "--rename-section", d.name+"="+d.to)
 		}
 	}
-	return e.runTool(ctx, e.objcopy, dir, append(args, obj), false)
+	return e.runTool(ctx, e.objcopy, dir, append(args, obj), runStep)
+}
+
+// buildOwn builds one of the engine's own files (the harness's runtime object or
+// precompiled header) into dst like a unit, in a directory of its own under the
+// cache directory: args gets the path to write. It returns the compiler's messages.
+func (e *Engine) buildOwn(dst string, args func(out string) []string) (string, error) {
+	dir, err := os.MkdirTemp(e.dir, "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	_ = os.Chmod(dir, 0o755)
+	out := filepath.Join(dir, filepath.Base(dst))
+	run, err := e.runCompiler(context.Background(), dir, args(out), runOwn)
+	if err != nil {
+		return "", err
+	}
+	if run.failed {
+		return run.out, fmt.Errorf("the compiler failed")
+	}
+	if err := handBack(dir); err != nil {
+		return "", err
+	}
+	_ = os.Chmod(out, 0o644)
+	return run.out, os.Rename(out, dst)
 }
 
 // handBack gives dir and its files back to this process's user: the sandbox handed it

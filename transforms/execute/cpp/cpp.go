@@ -191,15 +191,11 @@ func (e *Engine) buildRuntime() error {
 	if _, err := os.Stat(obj); err == nil {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp.o", obj, os.Getpid())
-	args := append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-	if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
-		os.Remove(tmp)
+	out, err := e.buildOwn(obj, func(out string) []string {
+		return append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", out, filepath.Join(e.dir, "harness.h"))
+	})
+	if err != nil {
 		return fmt.Errorf("cpp engine: compile the harness runtime: %v\n%s", err, out)
-	}
-	_ = os.Chmod(tmp, 0o644)
-	if err := os.Rename(tmp, obj); err != nil {
-		return fmt.Errorf("cpp engine: %w", err)
 	}
 	return nil
 }
@@ -221,15 +217,9 @@ func writeIfChanged(path string, data []byte) error {
 func (e *Engine) precompile() bool {
 	gch := filepath.Join(e.dir, "harness.h.gch")
 	if _, err := os.Stat(gch); err != nil {
-		tmp := fmt.Sprintf("%s.%d.tmp", gch, os.Getpid())
-		args := append(append([]string{}, Flags...), "-x", "c++-header", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-		if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
-			os.Remove(tmp)
-			_ = out
-			return false
-		}
-		_ = os.Chmod(tmp, 0o644)
-		if err := os.Rename(tmp, gch); err != nil {
+		if _, err := e.buildOwn(gch, func(out string) []string {
+			return append(append([]string{}, Flags...), "-x", "c++-header", "-o", out, filepath.Join(e.dir, "harness.h"))
+		}); err != nil {
 			return false
 		}
 	}
@@ -244,8 +234,8 @@ func (e *Engine) precompile() bool {
 		return false
 	}
 	args := append(append([]string{}, Flags...), "-Winvalid-pch", "-H", "-fsyntax-only", "-I", e.dir, src)
-	out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...))
-	if err != nil || !bytes.Contains(out, []byte("! "+gch)) {
+	run, err := e.runCompiler(context.Background(), probe, args, runOwn)
+	if err != nil || run.failed || !strings.Contains(run.out, "! "+gch) {
 		os.Remove(gch)
 		return false
 	}
@@ -517,7 +507,11 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (com
 	} else {
 		args = append(args, "-c", "-o", obj, src)
 	}
-	run, err := r.e.runCompiler(ctx, dir, args, syntaxOnly)
+	kind := runBuild
+	if syntaxOnly {
+		kind = runSyntax
+	}
+	run, err := r.e.runCompiler(ctx, dir, args, kind)
 	if err != nil {
 		return c, err
 	}
@@ -550,7 +544,7 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (com
 	}
 	bin := filepath.Join(dir, "prog")
 	link := append(append([]string{}, flags...), "-o", bin, obj, r.e.runtimeObject(), "-lpthread")
-	run, err = r.e.runCompiler(ctx, dir, link, false)
+	run, err = r.e.runCompiler(ctx, dir, link, runStep)
 	if err != nil {
 		return c, err
 	}
