@@ -119,6 +119,9 @@ func candidateOf(name string) int {
 	return -1
 }
 
+// stbGNUUnique is the binding of an inline function's static variable (STB_GNU_UNIQUE).
+const stbGNUUnique = elf.STB_LOOS
+
 type rela struct {
 	off    uint64
 	sym    uint32
@@ -180,12 +183,18 @@ func loadTimeCode(path string, members map[int]bool) (loadReport, error) {
 		if elf.ST_TYPE(s.Info) != elf.STT_SECTION {
 			return k
 		}
-		for _, off := range []int64{r.addend, r.addend + 4} {
-			for _, c := range bySection[int(s.Section)] {
-				cs := syms[c]
-				if uint64(off) >= cs.Value && (uint64(off) < cs.Value+cs.Size || cs.Size == 0 && uint64(off) == cs.Value) {
-					return c
-				}
+		// a PC-relative field is 4 bytes before the next instruction, which the
+		// addend counts from
+		off := uint64(r.addend)
+		switch elf.R_X86_64(r.typ) {
+		case elf.R_X86_64_PC32, elf.R_X86_64_PLT32, elf.R_X86_64_GOTPCREL, elf.R_X86_64_GOTPCRELX,
+			elf.R_X86_64_REX_GOTPCRELX, elf.R_X86_64_PC64:
+			off = uint64(r.addend + 4)
+		}
+		for _, c := range bySection[int(s.Section)] {
+			cs := syms[c]
+			if off >= cs.Value && (off < cs.Value+cs.Size || cs.Size == 0 && off == cs.Value) {
+				return c
 			}
 		}
 		return -1
@@ -291,8 +300,10 @@ func loadTimeCode(path string, members map[int]bool) (loadReport, error) {
 			}
 			record("indirect function "+s.Name, fd)
 		case bind == elf.STB_LOCAL || s.Name == "main" || candidateOf(s.Name) >= 0:
-		case bind == elf.STB_WEAK && strings.HasPrefix(s.Name, "_Z"):
-			// an inline function or a template instantiation, the same in every unit
+		case (bind == elf.STB_WEAK || bind == stbGNUUnique) &&
+			(strings.HasPrefix(s.Name, "_Z") || strings.HasPrefix(s.Name, "DW.ref.")):
+			// an inline function or variable, a template instantiation (the same in
+			// every unit), or the compiler's reference to a type for exceptions
 		default:
 			// a definition in no candidate's namespace: it takes the place of the
 			// library's function of that name in the whole program (write, fork,
