@@ -24,6 +24,12 @@
 // defines or undefines are saved before it and restored after (push_macro); an error
 // in the expansion of a macro is the candidate's that expanded it (attribute).
 //
+// Every compiler run is itself a sandboxed program under CompileLimits (compile.go).
+// A unit is compiled to an object first: one with code that runs at load time (a
+// global constructor, a startup array, a libc function of its own) is not linked as it
+// is, and its owners get units of their own whose load-time code runs in the child
+// that serves them (loadtime.go), so that no candidate acts on the shared server.
+//
 // The binary runs in the sandbox once per program, as a server (serve.go) that forks a
 // child per candidate; when the child dies on test k (a signal, a timeout), test k
 // gets its status and a new child goes on from test k+1 (after MaxConsecutiveTimeouts
