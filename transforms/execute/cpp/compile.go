@@ -24,10 +24,11 @@ import (
 // precompiled header, built from harness.h alone) are compiled outside it.
 
 // DefaultCompileLimits bound one compiler run of a unit (g++ and the cc1plus, as and
-// ld it starts). Measured on this machine (2 cores, shared): a unit of 150 candidates
-// (BenchmarkCppBatch) took 3.6 s of CPU and 400 MB of peak RSS (cc1plus with the
-// precompiled header), a large TransCoder-test group about the same; the limits leave
-// a margin of about 10x in time and 4x in memory.
+// ld it starts). Measured on this machine (2 cores shared with other work, 2026-11-28):
+// the unit of 150 candidates of BenchmarkCppBatch took 1.2-1.6 s of compiler CPU,
+// 2.7-5.6 s of wall time and 171 MiB of peak RSS (cc1plus with the 100 MB precompiled
+// header; 84 MiB by the sandbox's count), its link 0.1 s of CPU. The limits leave a
+// margin of about 10x in wall time and more in CPU and memory:
 //   - CPUTime: 30 s; each process of the compile is killed by RLIMIT_CPU at twice
 //     this plus a second (the sandbox's CPU timer counts only the g++ driver);
 //   - WallTime: 60 s for the whole compile;
