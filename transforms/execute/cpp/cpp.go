@@ -272,6 +272,9 @@ type program struct {
 	// own is set for a program of one candidate with load-time code or a library
 	// function of its own (loadtime.go): a server it breaks is its own failure
 	own bool
+	// deferred: its startup arrays run in the child (deferLoadTime), which says
+	// {"c":..,"init":true} when they have run
+	deferred bool
 }
 
 // Run compiles the batch and runs every candidate on every test.
@@ -471,6 +474,8 @@ type compiled struct {
 	load loadReport
 	// own: the program is of one candidate, with load-time code (program.own)
 	own bool
+	// deferred: its startup arrays were renamed (program.deferred)
+	deferred bool
 }
 
 // compile builds a program of the candidates idx. With syntaxOnly it only checks the
@@ -544,9 +549,11 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (com
 	if rep.found() {
 		// objcopy leaves the object as it was when it fails: the code then runs in
 		// the server, which serves this candidate alone
-		if _, err := r.e.deferLoadTime(ctx, dir, obj, rep); err != nil {
+		run, err := r.e.deferLoadTime(ctx, dir, obj, rep)
+		if err != nil {
 			return c, err
 		}
+		c.deferred = r.e.objcopy != "" && len(rep.deferrable) > 0 && !run.failed
 	}
 	bin := filepath.Join(dir, "prog")
 	link := append(append([]string{}, flags...), "-o", bin, obj, r.e.runtimeObject(), "-lpthread")
@@ -579,7 +586,7 @@ func (r *groupRun) build(ctx context.Context, idx []int) error {
 	}
 	u := c.u
 	if c.bin != "" {
-		r.progs = append(r.progs, program{bin: c.bin, cands: u.order, own: c.own})
+		r.progs = append(r.progs, program{bin: c.bin, cands: u.order, own: c.own, deferred: c.deferred})
 		return nil
 	}
 	if c.load.found() {
@@ -953,11 +960,13 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		done := false
 		next := from // the first test without a result
 		forged := ""
+		initDone := false
 		for _, line := range lines {
 			var h struct {
 				C    int  `json:"c"`
 				T    *int `json:"t"`
 				Done bool `json:"done"`
+				Init bool `json:"init"`
 			}
 			// Every line is the child's (of candidate i): one its harness does not
 			// write is the candidate's forgery.
@@ -965,6 +974,10 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 				h.T != nil && (*h.T < from || *h.T >= n) {
 				forged = fmt.Sprintf("forged protocol output: %.80q", line)
 				break
+			}
+			if h.Init && h.T == nil && !h.Done {
+				initDone = true // the deferred load-time code ran (harness.h)
+				continue
 			}
 			st.col.Feed(line)
 			if h.Done {
@@ -1003,6 +1016,14 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 			return true, nil
 		}
 		if done || next >= n {
+			return true, nil
+		}
+		if p.deferred && from == 0 && !initDone && forged == "" {
+			// its load-time code, run in the child, ended it: as a program whose
+			// static initializers fail, the candidate did not start
+			msg := "the program did not start: " + describe(o)
+			st.col.MarkRest(i, schemas.StatusRuntimeError, msg)
+			st.noStart[i] = msg
 			return true, nil
 		}
 		status, msg := deathStatus(o)

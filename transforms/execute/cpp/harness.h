@@ -423,7 +423,8 @@ int serve(Entry (*lookup)(int), bool reap_ns);
 // load-time code the engine moved out of a unit of one candidate (loadtime.go): the
 // entries of its .preinit_array, .init_array and .ctors, renamed th_preinit_array,
 // th_init_array and th_ctors so that the loader does not run them in the server.
-void run_deferred_init();
+// It returns whether there were any.
+bool run_deferred_init();
 
 // ---- runtime ---------------------------------------------------------------------
 //
@@ -671,7 +672,8 @@ extern th_ctor_fn __start_th_ctors[] __attribute__((weak));
 extern th_ctor_fn __stop_th_ctors[] __attribute__((weak));
 }
 
-void run_deferred_init() {
+bool run_deferred_init() {
+  if (!__start_th_preinit_array && !__start_th_init_array && !__start_th_ctors) return false;
   for (th_init_fn* p = __start_th_preinit_array; p && p < __stop_th_preinit_array; ++p) (*p)(0, nullptr, environ);
   for (th_init_fn* p = __start_th_init_array; p && p < __stop_th_init_array; ++p) (*p)(0, nullptr, environ);
   // .ctors run last to first; 0 and -1 are list markers
@@ -679,6 +681,7 @@ void run_deferred_init() {
     th_ctor_fn f = *--p;
     if (f != nullptr && f != (th_ctor_fn)-1) f();
   }
+  return true;
 }
 
 void wait_child(pid_t pid, long long budget_ns, int out, int& status, rusage& ru, bool& killed) {
@@ -763,7 +766,7 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
       setpgid(0, 0);
       wall_limit = wall;
       cpu_limit = cpu;
-      run_deferred_init();
+      if (run_deferred_init()) write_all("{\"c\":" + std::to_string(e.c) + ",\"init\":true}\n");
       run_on_big_stack(e.f, from, stack);
       write_all("{\"c\":" + std::to_string(e.c) + ",\"done\":true}\n");
       _exit(0);
