@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -602,6 +603,11 @@ func setupMounts(cfg *initConfig) ([]string, error) {
 			return nil, err
 		}
 	}
+	// A directory before the paths under it: the WorkDir of a compile lies inside the
+	// read-only directory it compiles against, and a bind made later would hide it.
+	sort.SliceStable(binds, func(i, j int) bool {
+		return strings.Count(binds[i].path, "/") < strings.Count(binds[j].path, "/")
+	})
 	size := cfg.Limits.MemoryBytes
 	masked := 0
 	for _, d := range maskedDirs {

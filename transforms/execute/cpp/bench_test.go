@@ -84,6 +84,7 @@ func BenchmarkCppBatch(b *testing.B) {
 	b.ReportMetric(float64(per.Microseconds())/1000, "ms/variant")
 	b.ReportMetric(float64(naive.Microseconds())/1000, "naive-ms/variant")
 	b.ReportMetric(float64(naive)/float64(per), "speedup")
-	fmt.Fprintf(os.Stderr, "cpp: %v per variant in a batch of %d (compile %v per batch), %v per variant with g++ each (x%.1f)\n",
-		per, benchVariants, compile, naive, float64(naive)/float64(per))
+	compileCPU := (st.CompileCPU - before.CompileCPU) / time.Duration(b.N)
+	fmt.Fprintf(os.Stderr, "cpp: %v per variant in a batch of %d (compile %v per batch, %v of CPU, peak RSS of a compile %d MiB), %v per variant with g++ each (x%.1f)\n",
+		per, benchVariants, compile, compileCPU, st.CompileMaxRSSKB>>10, naive, float64(naive)/float64(per))
 }

@@ -24,6 +24,12 @@
 // defines or undefines are saved before it and restored after (push_macro); an error
 // in the expansion of a macro is the candidate's that expanded it (attribute).
 //
+// Every compiler run is itself a sandboxed program under CompileLimits (compile.go).
+// A unit is compiled to an object first: one with code that runs at load time (a
+// global constructor, a startup array, a libc function of its own) is not linked as it
+// is, and its owners get units of their own whose load-time code runs in the child
+// that serves them (loadtime.go), so that no candidate acts on the shared server.
+//
 // The binary runs in the sandbox once per program, as a server (serve.go) that forks a
 // child per candidate; when the child dies on test k (a signal, a timeout), test k
 // gets its status and a new child goes on from test k+1 (after MaxConsecutiveTimeouts
@@ -109,9 +115,14 @@ const stackSize = 256 << 20
 
 // Engine runs C++ batches. It is safe for concurrent use.
 type Engine struct {
-	cxx string
-	dir string // cache: harness.h and its .gch
-	pch bool   // the precompiled header is valid
+	cxx     string
+	objcopy string // "" when absent: load-time code is not deferred (loadtime.go)
+	dir     string // cache: harness.h and its .gch
+	pch     bool   // the precompiled header is valid
+
+	// CompileLimits bound each compiler run of a unit (DefaultCompileLimits; zero
+	// fields take the sandbox's defaults). Set before the first Run.
+	CompileLimits sandbox.Limits
 
 	mu    sync.Mutex // guards stats
 	stats Stats
@@ -123,9 +134,11 @@ type Stats struct {
 	SyntaxChecks int           // compiler runs with -fsyntax-only
 	Compile      time.Duration // time spent in the compiler (both kinds)
 	CompileCPU   time.Duration // the compiler's CPU (user+sys)
-	Servers      int           // programs started in the sandbox (serve mode)
-	Runs         int           // candidate runs (a child of a server each)
-	RunCPU       time.Duration // the candidate runs' CPU (user+sys), tests included
+	// CompileMaxRSSKB is the largest peak RSS of a compiler run (its process tree)
+	CompileMaxRSSKB int64
+	Servers         int           // programs started in the sandbox (serve mode)
+	Runs            int           // candidate runs (a child of a server each)
+	RunCPU          time.Duration // the candidate runs' CPU (user+sys), tests included
 }
 
 // New prepares the cache directory (opts.WorkDir, else transmute-cache-<uid> in the
@@ -148,7 +161,8 @@ func New(opts execute.Options) (*Engine, error) {
 	h.Write(harnessSource)
 	fmt.Fprintf(h, "\x00%s\x00%s\x00%s", cxx, version, strings.Join(Flags, " "))
 	sub := "cpp-harness-" + hex.EncodeToString(h.Sum(nil)[:6])
-	e := &Engine{cxx: cxx}
+	e := &Engine{cxx: cxx, CompileLimits: DefaultCompileLimits}
+	e.objcopy, _ = exec.LookPath("objcopy")
 	root := opts.WorkDir
 	if root == "" {
 		// A cache shared by the processes of this user: the precompiled header (about
@@ -183,15 +197,11 @@ func (e *Engine) buildRuntime() error {
 	if _, err := os.Stat(obj); err == nil {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp.o", obj, os.Getpid())
-	args := append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-	if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
-		os.Remove(tmp)
+	out, err := e.buildOwn(obj, func(out string) []string {
+		return append(append([]string{}, Flags...), "-DTH_RUNTIME", "-x", "c++", "-c", "-o", out, filepath.Join(e.dir, "harness.h"))
+	})
+	if err != nil {
 		return fmt.Errorf("cpp engine: compile the harness runtime: %v\n%s", err, out)
-	}
-	_ = os.Chmod(tmp, 0o644)
-	if err := os.Rename(tmp, obj); err != nil {
-		return fmt.Errorf("cpp engine: %w", err)
 	}
 	return nil
 }
@@ -213,15 +223,9 @@ func writeIfChanged(path string, data []byte) error {
 func (e *Engine) precompile() bool {
 	gch := filepath.Join(e.dir, "harness.h.gch")
 	if _, err := os.Stat(gch); err != nil {
-		tmp := fmt.Sprintf("%s.%d.tmp", gch, os.Getpid())
-		args := append(append([]string{}, Flags...), "-x", "c++-header", "-o", tmp, filepath.Join(e.dir, "harness.h"))
-		if out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...)); err != nil {
-			os.Remove(tmp)
-			_ = out
-			return false
-		}
-		_ = os.Chmod(tmp, 0o644)
-		if err := os.Rename(tmp, gch); err != nil {
+		if _, err := e.buildOwn(gch, func(out string) []string {
+			return append(append([]string{}, Flags...), "-x", "c++-header", "-o", out, filepath.Join(e.dir, "harness.h"))
+		}); err != nil {
 			return false
 		}
 	}
@@ -236,8 +240,8 @@ func (e *Engine) precompile() bool {
 		return false
 	}
 	args := append(append([]string{}, Flags...), "-Winvalid-pch", "-H", "-fsyntax-only", "-I", e.dir, src)
-	out, err := proctree.CombinedOutput(exec.Command(e.cxx, args...))
-	if err != nil || !bytes.Contains(out, []byte("! "+gch)) {
+	run, err := e.runCompiler(context.Background(), probe, args, runOwn)
+	if err != nil || run.failed || !strings.Contains(run.out, "! "+gch) {
 		os.Remove(gch)
 		return false
 	}
@@ -265,6 +269,12 @@ func (e *Engine) Close() error { return nil }
 type program struct {
 	bin   string
 	cands []int
+	// own is set for a program of one candidate with load-time code or a library
+	// function of its own (loadtime.go): a server it breaks is its own failure
+	own bool
+	// deferred: its startup arrays run in the child (deferLoadTime), which says
+	// {"c":..,"init":true} when they have run
+	deferred bool
 }
 
 // Run compiles the batch and runs every candidate on every test.
@@ -450,15 +460,34 @@ func lineCompile(c int, msg string) execute.Line {
 	return execute.Line{C: c, Compile: "error", Msg: msg}
 }
 
-// compile builds a program of the candidates idx; it returns the binary's path, or ""
-// and the compiler's output. With syntaxOnly it only checks the unit (-fsyntax-only:
-// parsing, types and template instantiation, about a third of a build's cost, but not
-// the link) and returns "ok" for a unit that passes.
-func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (string, string, unit, error) {
+// compiled is the result of one compiler run on a unit.
+type compiled struct {
+	u   unit
+	bin string // the linked program; "" when the unit failed or was not linked
+	ok  bool   // the unit compiled (and, unless only checked, has no load-time code to split)
+	msg string // the compiler's output when it failed
+	// limit is set when a compile limit stopped the compiler: its messages need not
+	// point at the candidate that caused it
+	limit bool
+	// load is the load-time code of a unit of several candidates, which is then not
+	// linked (loadtime.go)
+	load loadReport
+	// own: the program is of one candidate, with load-time code (program.own)
+	own bool
+	// deferred: its startup arrays were renamed (program.deferred)
+	deferred bool
+}
+
+// compile builds a program of the candidates idx. With syntaxOnly it only checks the
+// unit (-fsyntax-only: parsing, types and template instantiation, about a third of a
+// build's cost, but not the link). A full build compiles the unit to an object file
+// first, whose load-time code (loadtime.go) keeps a unit of several candidates from
+// being linked.
+func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (compiled, error) {
 	r.n++
 	dir := filepath.Join(r.work, "p"+strconv.Itoa(r.n))
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return "", "", unit{}, err
+		return compiled{}, err
 	}
 	_ = os.Chmod(dir, 0o755)
 	// uncontained candidates last, so that the errors of every other one are its own
@@ -473,73 +502,142 @@ func (r *groupRun) compile(ctx context.Context, idx []int, syntaxOnly bool) (str
 			order = append(order, g)
 		}
 	}
-	u := generate(r.gr, order)
+	c := compiled{u: generate(r.gr, order)}
 	src := filepath.Join(dir, "tu.cpp")
-	if err := os.WriteFile(src, u.src, 0o644); err != nil {
-		return "", "", unit{}, err
+	if err := os.WriteFile(src, c.u.src, 0o644); err != nil {
+		return c, err
 	}
-	bin := filepath.Join(dir, "prog")
-	args := append(append([]string{}, Flags...), "-w", "-fmax-errors=200", "-I", r.e.dir)
+	flags := append(append([]string{}, Flags...), "-w", "-fmax-errors=200")
 	if r.checked {
-		args = append(args, boundsFlags...)
+		flags = append(flags, boundsFlags...)
 	}
+	args := append(append([]string{}, flags...), "-I", r.e.dir)
+	obj := filepath.Join(dir, "tu.o")
 	if syntaxOnly {
 		args = append(args, "-fsyntax-only", src)
 	} else {
-		args = append(args, "-o", bin, src, r.e.runtimeObject(), "-lpthread")
+		args = append(args, "-c", "-o", obj, src)
 	}
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(cctx, r.e.cxx, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	start := time.Now()
-	out, err := proctree.CombinedOutput(cmd)
-	r.e.mu.Lock()
+	kind := runBuild
 	if syntaxOnly {
-		r.e.stats.SyntaxChecks++
-	} else {
-		r.e.stats.Compiles++
+		kind = runSyntax
 	}
-	r.e.stats.Compile += time.Since(start)
-	if ps := cmd.ProcessState; ps != nil {
-		r.e.stats.CompileCPU += ps.UserTime() + ps.SystemTime()
-	}
-	r.e.mu.Unlock()
-
-	if ctx.Err() != nil {
-		return "", "", u, ctx.Err()
-	}
-	msg := strings.ReplaceAll(string(out), dir+"/", "")
+	run, err := r.e.runCompiler(ctx, dir, args, kind)
 	if err != nil {
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", msg, u, nil
+		return c, err
+	}
+	if run.failed {
+		c.msg, c.limit = strings.ReplaceAll(run.out, dir+"/", ""), run.limit
+		return c, nil
 	}
 	if syntaxOnly {
-		return "ok", "", u, nil
+		c.ok = true
+		return c, nil
+	}
+	members := map[int]bool{}
+	for _, g := range idx {
+		members[g] = true
+	}
+	rep, err := loadTimeCode(obj, members)
+	if err != nil {
+		return c, fmt.Errorf("cpp engine: read the unit's object: %w", err)
+	}
+	if rep.found() && len(idx) > 1 {
+		c.load = rep
+		return c, nil
+	}
+	if rep.found() {
+		// objcopy leaves the object as it was when it fails: the code then runs in
+		// the server, which serves this candidate alone
+		run, err := r.e.deferLoadTime(ctx, dir, obj, rep)
+		if err != nil {
+			return c, err
+		}
+		c.deferred = r.e.objcopy != "" && len(rep.deferrable) > 0 && !run.failed
+	}
+	bin := filepath.Join(dir, "prog")
+	link := append(append([]string{}, flags...), "-o", bin, obj, r.e.runtimeObject(), "-lpthread")
+	run, err = r.e.runCompiler(ctx, dir, link, runStep)
+	if err != nil {
+		return c, err
+	}
+	if run.failed {
+		c.msg, c.limit = strings.ReplaceAll(run.out, dir+"/", ""), run.limit
+		return c, nil
+	}
+	// The compiler ran as the sandbox's user, which owned dir: handed back, so that
+	// a later sandbox of the same uid cannot change the program before it runs.
+	if err := handBack(dir); err != nil {
+		return c, fmt.Errorf("cpp engine: %w", err)
 	}
 	_ = os.Chmod(bin, 0o755)
-	return bin, "", u, nil
+	c.bin, c.ok, c.own = bin, true, rep.found()
+	return c, nil
 }
 
-// build compiles idx, setting apart the candidates that do not compile. A unit that
-// fails costs about what a check with -fsyntax-only costs (the compiler stops after
-// its front end), so units are built without a check first.
+// build compiles idx, setting apart the candidates that do not compile and those with
+// load-time code (each then built alone). A unit that fails costs about what a check
+// with -fsyntax-only costs (the compiler stops after its front end), so units are
+// built without a check first.
 func (r *groupRun) build(ctx context.Context, idx []int) error {
-	bin, msg, u, err := r.compile(ctx, idx, false)
+	c, err := r.compile(ctx, idx, false)
 	if err != nil {
 		return err
 	}
-	if bin != "" {
-		r.progs = append(r.progs, program{bin: bin, cands: u.order})
+	u := c.u
+	if c.bin != "" {
+		r.progs = append(r.progs, program{bin: c.bin, cands: u.order, own: c.own, deferred: c.deferred})
 		return nil
 	}
+	if c.load.found() {
+		// Load-time code runs in the server the unit's candidates share: its owners
+		// get units of their own; code nobody owns is found by halving.
+		var alone, rest []int
+		for _, g := range u.order {
+			if c.load.cands[g] {
+				alone = append(alone, g)
+			} else {
+				rest = append(rest, g)
+			}
+		}
+		if len(alone) == 0 {
+			h := len(idx) / 2
+			alone, rest = nil, nil
+			if err := r.build(ctx, u.order[:h]); err != nil {
+				return err
+			}
+			return r.build(ctx, u.order[h:])
+		}
+		for _, g := range alone {
+			if err := r.build(ctx, []int{g}); err != nil {
+				return err
+			}
+		}
+		if len(rest) > 0 {
+			return r.build(ctx, rest)
+		}
+		return nil
+	}
+	msg := c.msg
 	if len(idx) == 1 {
 		st, i := r.of(idx[0])
 		feed(st.col, lineCompile(i, trimMsg(msg)))
 		return nil
+	}
+	if c.limit {
+		// A compile limit says nothing of whose code it was: each candidate is
+		// checked alone (a few tenths of a second each, against a limit's worth for
+		// each halving), and those that pass are built together.
+		passed, err := r.checkAlone(ctx, u.order)
+		if err != nil {
+			return err
+		}
+		if len(passed) > 0 && len(passed) < len(idx) {
+			return r.build(ctx, passed)
+		}
+		if len(passed) == 0 {
+			return nil
+		}
 	}
 	sus := suspects(msg, u)
 	var rest, bad []int
@@ -575,6 +673,25 @@ func (r *groupRun) build(ctx context.Context, idx []int) error {
 	return nil
 }
 
+// checkAlone checks each candidate of cands alone with -fsyntax-only: one that fails
+// gets compile_error with the compiler's message; the others are returned.
+func (r *groupRun) checkAlone(ctx context.Context, cands []int) ([]int, error) {
+	var passed []int
+	for _, g := range cands {
+		c, err := r.compile(ctx, []int{g}, true)
+		if err != nil {
+			return nil, err
+		}
+		if c.ok {
+			passed = append(passed, g)
+			continue
+		}
+		st, i := r.of(g)
+		feed(st.col, lineCompile(i, trimMsg(c.msg)))
+	}
+	return passed, nil
+}
+
 // setApart decides the suspects of a unit that did not compile (msg, the compiler's
 // output for unit u). A suspect whose code is contained (lex.go: its brackets,
 // comments, literals and #if blocks close) and that no uncontained candidate precedes
@@ -601,15 +718,15 @@ func (r *groupRun) setApart(ctx context.Context, cands []int, msg string, u unit
 			feed(st.col, lineCompile(i, trimMsg(m)))
 			continue
 		}
-		ok, msg, _, err := r.compile(ctx, []int{g}, true)
+		c, err := r.compile(ctx, []int{g}, true)
 		if err != nil {
 			return nil, err
 		}
-		if ok != "" {
+		if c.ok {
 			passed = append(passed, g)
 			continue
 		}
-		feed(st.col, lineCompile(i, trimMsg(msg)))
+		feed(st.col, lineCompile(i, trimMsg(c.msg)))
 	}
 	return passed, nil
 }
@@ -843,11 +960,13 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		done := false
 		next := from // the first test without a result
 		forged := ""
+		initDone := false
 		for _, line := range lines {
 			var h struct {
 				C    int  `json:"c"`
 				T    *int `json:"t"`
 				Done bool `json:"done"`
+				Init bool `json:"init"`
 			}
 			// Every line is the child's (of candidate i): one its harness does not
 			// write is the candidate's forgery.
@@ -855,6 +974,10 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 				h.T != nil && (*h.T < from || *h.T >= n) {
 				forged = fmt.Sprintf("forged protocol output: %.80q", line)
 				break
+			}
+			if h.Init && h.T == nil && !h.Done {
+				initDone = true // the deferred load-time code ran (harness.h)
+				continue
 			}
 			st.col.Feed(line)
 			if h.Done {
@@ -877,6 +1000,10 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		default:
 			s.kill()
 			*sv = nil
+			if p.own {
+				st.col.MarkRest(i, schemas.StatusRuntimeError, "the candidate's own load-time code or library function broke its server: "+err.Error())
+				return true, nil
+			}
 			st.col.MarkRest(i, schemas.StatusInfraError, err.Error())
 			return true, nil
 		}
@@ -889,6 +1016,14 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 			return true, nil
 		}
 		if done || next >= n {
+			return true, nil
+		}
+		if p.deferred && from == 0 && !initDone && forged == "" {
+			// its load-time code, run in the child, ended it: as a program whose
+			// static initializers fail, the candidate did not start
+			msg := "the program did not start: " + describe(o)
+			st.col.MarkRest(i, schemas.StatusRuntimeError, msg)
+			st.noStart[i] = msg
 			return true, nil
 		}
 		status, msg := deathStatus(o)

@@ -567,6 +567,7 @@ int main(int argc, char** argv) {
   th::wall_limit = atof(argv[3]);
   th::cpu_limit = atof(argv[4]);
   th::write_all("#ready\n");
+  th::run_deferred_init();
   th::run_on_big_stack(e.f, atoi(argv[2]), strtoull(argv[5], nullptr, 10));
   th::write_all("{\"c\":" + std::to_string(e.c) + ",\"done\":true}\n");
   _exit(0);

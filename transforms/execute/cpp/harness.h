@@ -26,7 +26,9 @@ inline int cmd_fd = -1;  // serve mode: a copy of fd 0, the engine's commands
 void write_all(const std::string& s);
 
 // The candidates' output goes to /dev/null; the protocol goes to a copy of fd 1. This
-// runs before any other static initializer of the program (init_priority).
+// runs before any other static initializer of the program (init_priority). It is
+// defined in harness_rt.o alone: a unit has no load-time code of its own
+// (loadtime.go), so that one with a candidate's is told apart.
 struct Redirect {
   Redirect() {
     proto_fd = ::dup(1);
@@ -40,7 +42,9 @@ struct Redirect {
     }
   }
 };
-__attribute__((init_priority(101))) inline Redirect redirect_;
+#ifdef TH_RUNTIME
+__attribute__((init_priority(101))) Redirect redirect_;
+#endif
 
 void jstr(std::string& o, const std::string& s);
 
@@ -415,6 +419,13 @@ void wait_child(pid_t pid, long long budget_ns, int out, int& status, rusage& ru
 
 int serve(Entry (*lookup)(int), bool reap_ns);
 
+// run_deferred_init runs, in the process that serves one candidate's tests, the
+// load-time code the engine moved out of a unit of one candidate (loadtime.go): the
+// entries of its .preinit_array, .init_array and .ctors, renamed th_preinit_array,
+// th_init_array and th_ctors so that the loader does not run them in the server.
+// It returns whether there were any.
+bool run_deferred_init();
+
 // ---- runtime ---------------------------------------------------------------------
 //
 // The functions declared above are defined once, in harness_rt.o (this header compiled
@@ -650,6 +661,29 @@ bool forward(int out, std::string& buf) {
   }
 }
 
+extern "C" {
+typedef void (*th_init_fn)(int, char**, char**);
+typedef void (*th_ctor_fn)();
+extern th_init_fn __start_th_preinit_array[] __attribute__((weak));
+extern th_init_fn __stop_th_preinit_array[] __attribute__((weak));
+extern th_init_fn __start_th_init_array[] __attribute__((weak));
+extern th_init_fn __stop_th_init_array[] __attribute__((weak));
+extern th_ctor_fn __start_th_ctors[] __attribute__((weak));
+extern th_ctor_fn __stop_th_ctors[] __attribute__((weak));
+}
+
+bool run_deferred_init() {
+  if (!__start_th_preinit_array && !__start_th_init_array && !__start_th_ctors) return false;
+  for (th_init_fn* p = __start_th_preinit_array; p && p < __stop_th_preinit_array; ++p) (*p)(0, nullptr, environ);
+  for (th_init_fn* p = __start_th_init_array; p && p < __stop_th_init_array; ++p) (*p)(0, nullptr, environ);
+  // .ctors run last to first; 0 and -1 are list markers
+  for (th_ctor_fn* p = __stop_th_ctors; __start_th_ctors && p > __start_th_ctors;) {
+    th_ctor_fn f = *--p;
+    if (f != nullptr && f != (th_ctor_fn)-1) f();
+  }
+  return true;
+}
+
 void wait_child(pid_t pid, long long budget_ns, int out, int& status, rusage& ru, bool& killed) {
   int pfd = int(syscall(SYS_pidfd_open, pid, 0));
   long long deadline = mono_ns() + budget_ns;
@@ -732,6 +766,7 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
       setpgid(0, 0);
       wall_limit = wall;
       cpu_limit = cpu;
+      if (run_deferred_init()) write_all("{\"c\":" + std::to_string(e.c) + ",\"init\":true}\n");
       run_on_big_stack(e.f, from, stack);
       write_all("{\"c\":" + std::to_string(e.c) + ",\"done\":true}\n");
       _exit(0);
@@ -753,7 +788,8 @@ int serve(Entry (*lookup)(int), bool reap_ns) {
     write_all("#exit " + std::to_string(g) + " " + std::to_string(code) + " " + std::to_string(sig) + " " +
               std::to_string(cpu_used) + " " + std::to_string(ru.ru_maxrss) + " " + (killed ? "1" : "0") + "\n");
   }
-  return 0;
+  // no destructors or .fini_array: nothing of a candidate runs in the server
+  _exit(0);
 }
 #endif  // TH_RUNTIME
 
