@@ -112,3 +112,11 @@ func TestStoppedIn(t *testing.T) {
 		t.Errorf("stoppedIn after the kill = %v", got)
 	}
 }
+
+// BenchmarkStoppedIn is the cost of one look of the stop watchdog at this test
+// process (a Go process: about ten threads, each with a children file).
+func BenchmarkStoppedIn(b *testing.B) {
+	for b.Loop() {
+		stoppedIn(os.Getpid())
+	}
+}
