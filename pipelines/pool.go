@@ -52,6 +52,7 @@ func openTools(ctx context.Context, specs []string, workDir string, parallel int
 			t.engines[lang] = execute.Cached(e, c, execute.Version(lang))
 		}
 	}
+	injectEngineFaults(t.engines)
 	return t, nil
 }
 

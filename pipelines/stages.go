@@ -277,7 +277,8 @@ type toolSpec struct {
 }
 
 func (s toolSpec) key() string {
-	return fmt.Sprintf("%q|%v|%q|%d|%q", s.Translators, s.Engines, s.WorkDir, s.Parallelism, s.ExecCache)
+	return fmt.Sprintf("%q|%v|%q|%d|%q|%q", s.Translators, s.Engines, s.WorkDir, s.Parallelism, s.ExecCache,
+		engineFault())
 }
 
 // sharedTools are the tools open in this worker process, one set per spec. The

@@ -254,7 +254,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	}
 	golds = runnable
 	fid, _ := fidelity.Compare(e.Run, p, golds, e.Tolerance)
-	e.probeSignedModulo(ctx, p, golds, fid)
+	e.probeSignedModulo(ctx, p, golds, fid, errRow)
 	dep := fidelity.Propagate(fid)
 	var nondet map[string]map[int32]bool // gold language -> its nondeterministic tests
 	if retErr == nil {
@@ -375,10 +375,14 @@ func Directions(spec string) ([][2]string, error) {
 	return out, nil
 }
 
+// ProbeID names the Python gold's run with C's division (probeSignedModulo).
+const ProbeID = "probe/c-divmod"
+
 // probeSignedModulo re-runs the Python gold with C's truncating division and
 // modulo when it disagrees with another language for no known reason; the
 // disagreements it then resolves get cause signed_modulo.
-func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, golds []fidelity.Gold, rows []schemas.FidelityRow) {
+func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, golds []fidelity.Gold, rows []schemas.FidelityRow,
+	errRow func(stage, lang, reason, detail string)) {
 	need := false
 	for _, r := range rows {
 		if r.Cause == fidelity.CauseOther && (r.LangA == schemas.Python || r.LangB == schemas.Python) {
@@ -395,9 +399,10 @@ func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, go
 	if err != nil || !changed {
 		return
 	}
-	res, err := eng.Run(ctx, execute.Batch{ProblemID: p.ID, Lang: schemas.Python, Params: p.Params, Returns: p.Returns,
-		Tests: p.Tests, Limits: e.Limits, Candidates: []execute.Candidate{{ID: "probe/c-divmod", Code: code, Imports: f.Imports, Entry: f.Name}}})
-	if err != nil || len(res) != 1 {
+	res, failure := e.runBatch(ctx, execute.Batch{ProblemID: p.ID, Lang: schemas.Python, Params: p.Params, Returns: p.Returns,
+		Tests: p.Tests, Limits: e.Limits, Candidates: []execute.Candidate{{ID: ProbeID, Code: code, Imports: f.Imports, Entry: f.Name}}})
+	if failure != "" {
+		errRow("fidelity", schemas.Python, "engine failure", failure)
 		return
 	}
 	ret, err := values.ParseType(p.Returns)

@@ -52,15 +52,16 @@ func (e *Evaluator) batch(p schemas.Problem, lang string) execute.Batch {
 	return b
 }
 
-// runBatch runs b on lang's engine; an engine that fails gives every candidate
-// infra_error on every test, and the failure as the second result.
+// runBatch runs b on lang's engine. It returns one result per candidate: an engine
+// that fails (an error, a panic, a wrong count of results) gives every candidate
+// infra_error on every test, and the failure as the second result, for an error row.
 func (e *Evaluator) runBatch(ctx context.Context, b execute.Batch) ([]execute.Result, string) {
 	res, err := execute.RunOn(ctx, e.Engines, b, true)
 	switch {
 	case errors.Is(err, execute.ErrNoEngine):
 		return res, "no engine"
 	case err != nil:
-		return res, err.Error()
+		return res, clip(err.Error(), 4000)
 	}
 	return res, ""
 }

@@ -193,6 +193,17 @@ func (c *coalescer) runGroup(group []*request) {
 	}
 	var res [][]Result
 	var err error
+	defer func() {
+		// A panic of the engine fails every request of the group (their callers wait
+		// for them) and goes on as an error in this one's caller.
+		if v := recover(); v != nil {
+			perr := panicError(v)
+			for _, r := range group {
+				r.err = perr
+				close(r.done)
+			}
+		}
+	}()
 	if len(group) == 1 {
 		var one []Result
 		one, err = c.e.Run(ctx, batches[0])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"transmute/schemas"
 )
@@ -12,15 +13,16 @@ import (
 var ErrNoEngine = errors.New("no execution engine")
 
 // RunOn runs b on the engine of its language in engines. When there is none, when it
-// fails, or when it answers for another number of candidates, every candidate gets
-// infra_error (and, with perTest, every test too) and the error is returned for the
-// caller's error row: one failing batch never loses the others' results.
+// fails or panics, or when it answers for another number of candidates, every
+// candidate gets infra_error (and, with perTest, every test too) and the error is
+// returned for the caller's error row: one failing batch never loses the others'
+// results, and the results always hold one entry per candidate.
 func RunOn(ctx context.Context, engines map[string]Engine, b Batch, perTest bool) ([]Result, error) {
 	var res []Result
 	var err error
 	if eng := engines[b.Lang]; eng == nil {
 		err = fmt.Errorf("%w for %s", ErrNoEngine, b.Lang)
-	} else if res, err = eng.Run(ctx, b); err == nil && len(res) != len(b.Candidates) {
+	} else if res, err = runGuarded(ctx, eng, b); err == nil && len(res) != len(b.Candidates) {
 		err = fmt.Errorf("engine returned %d results for %d candidates", len(res), len(b.Candidates))
 	}
 	if err == nil {
@@ -36,4 +38,25 @@ func RunOn(ctx context.Context, engines map[string]Engine, b Batch, perTest bool
 		}
 	}
 	return res, err
+}
+
+// runGuarded runs b on eng, turning a panic of the engine (in this goroutine) into
+// an error that says where it came from: a panic in an engine call ends only that
+// batch, not the process with every other problem's work.
+func runGuarded(ctx context.Context, eng Engine, b Batch) (res []Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = nil, panicError(v)
+		}
+	}()
+	return eng.Run(ctx, b)
+}
+
+// panicError describes a recovered panic with the top of its stack.
+func panicError(v any) error {
+	st := string(debug.Stack())
+	if len(st) > 3000 {
+		st = st[:3000] + "..."
+	}
+	return fmt.Errorf("engine panicked: %v\n%s", v, st)
 }

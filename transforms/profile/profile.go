@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -422,6 +423,10 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 	return ctx.Err()
 }
 
+// faultHook, when set (by fault-injection tests), is called at the start of
+// ProfileSuite.
+var faultHook func(lang string, cands []execute.Candidate)
+
 // ProfileSuite profiles the programs of one suite together (the ground truth and the
 // translations that one task compares), all pinned to opt.CPU: it builds each once,
 // measures the suite's harness overhead first unless opt.Baseline is given (its
@@ -434,14 +439,29 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 // the order of cands, each as Profile would return it; errs[k] is set when
 // profiling cands[k] itself failed. The error is for the suite as a whole (the
 // options, the overhead's measurement).
-func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) ([]Report, []error, error) {
+func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (reps []Report, errs []error, err error) {
+	// A panic (a bug in a builder, a runner's output it did not expect) fails the
+	// suite with an error, which the efficiency job makes error rows: the job's
+	// other suites run on, in this process.
+	defer func() {
+		if v := recover(); v != nil {
+			st := string(debug.Stack())
+			if len(st) > 3000 {
+				st = st[:3000] + "..."
+			}
+			reps, errs, err = nil, nil, fmt.Errorf("profiling panicked: %v\n%s", v, st)
+		}
+	}()
+	if faultHook != nil {
+		faultHook(lang, cands)
+	}
 	b, s, dir, opt, err := prepare(lang, params, returns, tests, opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	reps := make([]Report, len(cands))
-	errs := make([]error, len(cands))
+	reps = make([]Report, len(cands))
+	errs = make([]error, len(cands))
 	rs := make([]*runs, len(cands))
 	for k, c := range cands {
 		rs[k], errs[k] = newRuns(ctx, b, filepath.Join(dir, fmt.Sprintf("cand%d", k)), s, c, opt, opt.Repetitions, true)

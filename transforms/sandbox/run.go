@@ -57,7 +57,9 @@ type launch struct {
 	start     time.Time
 	targetPid int
 	backstop  *time.Timer
-	killed    bool   // the parent killed the tree (backstop timer)
+	killed    bool   // the parent killed the tree (backstop timer, stop watchdog)
+	stopped   bool   // killed because a process of the tree stayed stopped
+	endWatch  func() // ends the stop watchdog (stopped.go)
 	release   func() // untracks the init (proctree) once it has been waited for
 	poolUID   int    // the uid leased for this run alone; 0 when shared or none
 	ownDir    string // the WorkDir the sandbox created, "" when the caller gave one
@@ -281,6 +283,7 @@ func (lc *launch) begin() error {
 		}
 		lc.targetPid = lc.cmd.Process.Pid
 		lc.backstop = time.AfterFunc(lc.limits.WallTime, func() { lc.kill(true) })
+		lc.endWatch = watchStops(lc.cmd.Process.Pid, lc.killStopped)
 		return nil
 	}
 	err := lc.startTracked()
@@ -322,6 +325,7 @@ func (lc *launch) begin() error {
 	// The init enforces the wall time itself (so it can report the tree's CPU
 	// time); this is the backstop in case it cannot.
 	lc.backstop = time.AfterFunc(lc.limits.WallTime+time.Second, func() { lc.kill(true) })
+	lc.endWatch = watchStops(lc.cmd.Process.Pid, lc.killStopped)
 	return nil
 }
 
@@ -373,19 +377,33 @@ func (lc *launch) kill(byTimer bool) {
 	}
 }
 
+// killStopped ends the tree for the stop watchdog: as at the wall time, since a
+// stopped program would have run it out.
+func (lc *launch) killStopped() {
+	lc.mu.Lock()
+	live := !lc.done
+	lc.stopped = lc.stopped || live
+	lc.mu.Unlock()
+	if live {
+		lc.kill(true)
+	}
+}
+
 // finish collects the outcome after cmd.Wait returned werr, and tears down.
 func (lc *launch) finish(werr error) (Outcome, error) {
 	wall := time.Since(lc.start)
 	lc.backstop.Stop()
+	lc.endWatch()
 	if lc.caps.legacy {
 		lc.kill(false) // stragglers left in the process group
 	}
 	lc.mu.Lock()
 	lc.done = true
+	stopped := lc.stopped
 	lc.mu.Unlock()
 	lc.release()
 	defer lc.cleanup()
-	o := Outcome{WallTime: wall}
+	o := Outcome{WallTime: wall, Stopped: stopped}
 	var st initStatus
 	if lc.status != nil {
 		for {

@@ -104,6 +104,9 @@ type Outcome struct {
 	WallTimeout                      bool // killed at Limits.WallTime
 	CPUTimeout                       bool // killed at Limits.CPUTime (or by RLIMIT_CPU)
 	MemoryExceeded                   bool // a cgroup OOM kill, where cgroups are active
+	// Stopped: a process of the tree stayed stopped (SIGSTOP, SIGTSTP...) and the
+	// tree was killed at once (stopped.go); WallTimeout is set with it.
+	Stopped bool
 }
 
 // OOMCounter is implemented by the Process of Start: the number of the memory

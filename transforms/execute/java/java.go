@@ -1149,6 +1149,9 @@ func endStatus(o sandbox.Outcome, lastStatus schemas.Status, sawTests bool) (sch
 		return schemas.StatusMemoryLimit, "memory limit exceeded"
 	}
 	switch {
+	case o.Stopped:
+		// the sandbox kills a tree with a stopped process at once (a stop signal)
+		return schemas.StatusTimeout, "the JVM was stopped by a signal: killed"
 	case o.MemoryExceeded:
 		return schemas.StatusMemoryLimit, "memory limit exceeded (" + describeEnd(o) + ")"
 	case o.CPUTimeout || o.WallTimeout:

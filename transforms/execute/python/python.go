@@ -35,10 +35,15 @@
 // on the thread with the big stack) makes that test a runtime_error and the runner
 // goes on with the next test in a new child.
 //
-// When a worker dies in a job (a candidate killed the server), the candidates it had
-// finished keep their results, the one in progress gets infra_error for its tests (the
-// runner forwards a candidate's lines when the candidate is over: those of the one in
-// progress are lost), and those not reached are retried in another worker.
+// When a worker dies in a job, the candidates it had finished keep their results and
+// those not reached are retried in another worker. The one in progress loses the lines
+// of its run (the runner forwards a candidate's lines when the candidate is over), and
+// its tests get what the worker's end makes of it: a worker killed by a signal is a
+// runtime_error, one stopped (SIGSTOP, SIGTSTP: the sandbox kills a stopped tree at
+// once) or past its time limits a timeout, one killed by the memory cgroup a
+// memory_limit: only the candidate's code runs meanwhile, and it may signal the server,
+// its parent. A worker that exits, ends the job early or goes quiet for too long gives
+// infra_error. Deaths that finish no candidate are retried at most three times.
 package python
 
 import (
@@ -305,8 +310,12 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 		pending[i] = i
 	}
 	detail := ""
-	fresh := false // a reused worker found dead: take a new one
-	for attempt := 0; attempt < 3 && len(pending) > 0; {
+	fresh := false            // a reused worker found dead: take a new one
+	crashed := map[int]bool{} // candidates that killed their worker
+	// Jobs whose worker died are retried with the candidates not reached; a death in
+	// a candidate is that candidate's (it is marked, and the next job goes on after
+	// it), so only deaths that finished no candidate are bounded.
+	for idle := 0; idle < 3 && len(pending) > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -333,23 +342,39 @@ func (e *Engine) Run(ctx context.Context, b execute.Batch) ([]execute.Result, er
 			fresh = true
 			continue
 		}
-		attempt++
 		// A candidate whose "done" never came: the one in progress (the runner marks a
 		// candidate as reached before its code runs) keeps what came of it, its other
-		// tests become infra_error; those not reached are retried.
+		// tests get the status of the worker's end (r.status: what the candidate did
+		// to it); those not reached are retried.
 		var next []int
 		for _, i := range pending {
 			switch {
 			case done[i]:
 			case seen[i]:
-				col.MarkRest(i, schemas.StatusInfraError, detail)
+				col.MarkRest(i, r.status, detail)
+				if res := &col.Results[i]; res.Detail == "" {
+					res.Detail = detail
+				}
+				if r.status == schemas.StatusRuntimeError {
+					crashed[i] = true
+				}
 			default:
 				next = append(next, i)
 			}
 		}
+		if len(next) == len(pending) {
+			idle++
+		}
 		pending = next
 	}
-	return col.Finish(schemas.StatusInfraError, detail), nil
+	res := col.Finish(schemas.StatusInfraError, detail)
+	for i := range crashed {
+		if res[i].Status == schemas.StatusOK {
+			// not a clean run, though the collector counts runtime errors as run
+			res[i].Status = schemas.StatusRuntimeError
+		}
+	}
+	return res, nil
 }
 
 // worker is one sandboxed fork server.
@@ -377,6 +402,10 @@ type jobResult struct {
 	clean bool   // the runner printed #end
 	stale bool   // a reused worker died before printing anything
 	msg   string // how the worker ended, when not clean
+	// status is for the tests of the candidate in progress when the worker died: the
+	// candidate's own failure when its end is one a candidate causes (killed by a
+	// signal, stopped, out of time or memory), else infra_error
+	status schemas.Status
 }
 
 // quietLimit is how long a job may go without printing a line before the engine
@@ -459,7 +488,16 @@ func (e *Engine) runJob(ctx context.Context, lim sandbox.Limits, j *job, col *ex
 	if closed {
 		return jobResult{}, errClosed // Close killed it
 	}
-	r := jobResult{stale: reused && lines == 0}
+	r := jobResult{stale: reused && lines == 0, status: schemas.StatusInfraError}
+	switch {
+	case err == nil && !fired && !ctxFired && scanErr == nil && !ended:
+		// Only the candidate in progress runs code of its own: a worker stopped or
+		// killed meanwhile is its doing (it can signal the server, its parent).
+		r.status, r.msg = deathStatus(o)
+		if r.status != schemas.StatusInfraError {
+			return r, nil
+		}
+	}
 	switch {
 	case fired:
 		r.msg = fmt.Sprintf("no output for %v: killed", quiet)
@@ -483,6 +521,25 @@ func (e *Engine) runJob(ctx context.Context, lim sandbox.Limits, j *job, col *ex
 		r.msg = "worker ended early: " + tail(o.Stderr)
 	}
 	return r, nil
+}
+
+// deathStatus is the status, and how it ended, of a worker that died in a candidate:
+// infra_error when its end is none that a candidate causes (it exited, or ended
+// early).
+func deathStatus(o sandbox.Outcome) (schemas.Status, string) {
+	switch {
+	case o.Stopped:
+		return schemas.StatusTimeout, "stopped by a signal: killed"
+	case o.MemoryExceeded:
+		return schemas.StatusMemoryLimit, "worker memory limit"
+	case o.WallTimeout:
+		return schemas.StatusTimeout, "worker wall-time limit"
+	case o.CPUTimeout:
+		return schemas.StatusTimeout, "worker CPU-time limit"
+	case o.Signal != "":
+		return schemas.StatusRuntimeError, strings.TrimSuffix("worker killed by signal: "+o.Signal+": "+tail(o.Stderr), ": ")
+	}
+	return schemas.StatusInfraError, ""
 }
 
 // header returns the candidate index of a protocol line and whether it is the
