@@ -29,7 +29,10 @@ func URL(pathOrURL string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "file://" + filepath.ToSlash(abs) + "?metadata=skip&create_dir=true&no_tmp_dir=true", nil
+	// url.URL escapes what a path may hold and a URL may not ("#", "?", "%"), so a
+	// directory named "a#b" is not cut at the "#".
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: "metadata=skip&create_dir=true&no_tmp_dir=true"}
+	return u.String(), nil
 }
 
 // Open opens a bucket from a URL or a local directory path. For cloud URLs a path

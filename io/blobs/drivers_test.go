@@ -2,6 +2,8 @@ package blobs
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,26 @@ func TestJoin(t *testing.T) {
 	}
 	if _, ok := LocalDir("gs://b/p"); ok {
 		t.Error("LocalDir(gs://) is local")
+	}
+}
+
+// TestLocalPathWithURLCharacters writes through a local directory whose name holds
+// "#", "?" and "%": the blob lands in that directory, not in one cut at the "#".
+func TestLocalPathWithURLCharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out#1?x=%20")
+	ctx := context.Background()
+	b, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.WriteAll(ctx, "t/part-0.parquet", []byte("x"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t", "part-0.parquet")); err != nil {
+		t.Errorf("blob not under %s: %v", dir, err)
+	}
+	if d, ok := LocalDir(dir); !ok || d != dir {
+		t.Errorf("LocalDir(%q) = %q, %v", dir, d, ok)
 	}
 }
