@@ -111,7 +111,7 @@ func tables(t *testing.T, out string) map[string][]string {
 	add := func(name string, rows []any) {
 		var s []string
 		for _, r := range rows {
-			s = append(s, fmt.Sprintf("%+v", r))
+			s = append(s, rowString(r))
 		}
 		sort.Strings(s)
 		got[name] = s
@@ -143,6 +143,21 @@ func tables(t *testing.T, out string) map[string][]string {
 	read("errors", func() ([]any, error) { return anyRows(sink.Read[schemas.ErrorRow](ctx, b, "errors")) })
 	read("fidelity", func() ([]any, error) { return anyRows(sink.Read[schemas.FidelityRow](ctx, b, "fidelity")) })
 	return got
+}
+
+// rowString is %+v of a row with its pointer fields (nullable columns) shown by
+// value: %+v would print their addresses, which differ between two reads.
+func rowString(r any) string {
+	v := reflect.ValueOf(r)
+	var b strings.Builder
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if f.Kind() == reflect.Pointer && !f.IsNil() {
+			f = f.Elem()
+		}
+		fmt.Fprintf(&b, "%s:%v ", v.Type().Field(i).Name, f)
+	}
+	return b.String()
 }
 
 func anyRows[T any](rows []T, err error) ([]any, error) {
