@@ -2,13 +2,11 @@ package evaluate
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
-	"transmute/transforms/execute/python"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
@@ -19,14 +17,7 @@ import (
 // is evaluated to its end, and the rows the failed call did not decide are those of a
 // run without the fault.
 func TestEngineFaultAtEachCallSite(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	eng, err := python.New(execute.Options{WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := pythonEngine(t).Engine
 	p := schemas.Problem{ID: "ADD", Corpus: "test", Returns: "int",
 		Params:    []schemas.Param{{Name: "a", Type: "int"}, {Name: "b", Type: "int"}},
 		Functions: []schemas.Function{{Lang: schemas.Python, Name: "add", Code: "def add(a, b):\n    return a + b\n"}},

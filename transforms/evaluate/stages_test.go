@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
-	"os/exec"
 	"reflect"
 	"testing"
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
-	"transmute/transforms/execute/python"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
@@ -18,14 +16,7 @@ import (
 // Translate needs no engine and Execute no translator: run apart (as the pipeline's
 // stages do, on other workers, after encoding), they give what Evaluate gives.
 func TestTranslateThenExecute(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	eng, err := python.New(execute.Options{WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := pythonEngine(t).Engine
 	p := schemas.Problem{ID: "ADD", Corpus: "test", Returns: "int",
 		Params:    []schemas.Param{{Name: "a", Type: "int"}, {Name: "b", Type: "int"}},
 		Functions: []schemas.Function{{Lang: schemas.Python, Name: "add", Code: "def add(a, b):\n    return a + b\n"}},
