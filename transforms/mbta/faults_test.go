@@ -2,14 +2,11 @@ package mbta
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"transmute/schemas"
-	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
-	"transmute/transforms/execute/python"
 	"transmute/transforms/mutate"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
@@ -20,20 +17,8 @@ import (
 // batch gives one error row with its message; the job ends, and the original's rows
 // are those of a run without the fault.
 func TestEngineFaultOnMutants(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	eng, err := python.New(execute.Options{WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	code := "def div(a, b):\n    if b == 0:\n        return 0\n    return a // b\n"
-	p := schemas.Problem{ID: "DIV", Corpus: "test", Returns: "int",
-		Params:    []schemas.Param{{Name: "a", Type: "int"}, {Name: "b", Type: "int"}},
-		Functions: []schemas.Function{{Lang: schemas.Python, Name: "div", Code: code}},
-		Tests:     []schemas.Test{{Index: 0, Args: "[7,2]"}, {Index: 1, Args: "[7,0]"}, {Index: 2, Args: "[-7,2]"}}}
-	it := evaluate.Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: "test", SrcLang: schemas.Python, TgtLang: schemas.Python}}}
+	eng := pythonEngine(t)
+	_, it := divItem()
 	run := func(e execute.Engine) Output {
 		// the original runs alone first (MutantTimeFactor), the mutants after it
 		m := Runner{Run: "t", Tolerance: values.DefaultTolerance, Mutate: mutate.Options{Seed: 1}, MutantTimeFactor: 10,

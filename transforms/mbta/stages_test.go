@@ -51,10 +51,9 @@ func zeroTimes(o *Output) {
 	}
 }
 
-// Expand needs engines, Translate only translators and Execute only engines: run
-// apart by three Runners, with their results encoded in between, they give what
-// Evaluate gives.
-func TestExpandTranslateExecute(t *testing.T) {
+// pythonEngine is a Python engine for one test, or skips it without python3.
+func pythonEngine(t *testing.T) execute.Engine {
+	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -62,13 +61,27 @@ func TestExpandTranslateExecute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eng.Close()
+	t.Cleanup(func() { eng.Close() })
+	return eng
+}
+
+// divItem is a Python problem whose mutants differ on its three tests (b = 0 among
+// them), with its gold's code.
+func divItem() (string, evaluate.Item) {
 	code := "def div(a, b):\n    if b == 0:\n        return 0\n    return a // b\n"
 	p := schemas.Problem{ID: "DIV", Corpus: "test", Returns: "int",
 		Params:    []schemas.Param{{Name: "a", Type: "int"}, {Name: "b", Type: "int"}},
 		Functions: []schemas.Function{{Lang: schemas.Python, Name: "div", Code: code}},
 		Tests:     []schemas.Test{{Index: 0, Args: "[7,2]"}, {Index: 1, Args: "[7,0]"}, {Index: 2, Args: "[-7,2]"}}}
-	it := evaluate.Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: "test", SrcLang: schemas.Python, TgtLang: schemas.Python}}}
+	return code, evaluate.Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: "test", SrcLang: schemas.Python, TgtLang: schemas.Python}}}
+}
+
+// Expand needs engines, Translate only translators and Execute only engines: run
+// apart by three Runners, with their results encoded in between, they give what
+// Evaluate gives.
+func TestExpandTranslateExecute(t *testing.T) {
+	eng := pythonEngine(t)
+	code, it := divItem()
 	trs := []translate.Translator{identity.Translator{}, frozen{code}}
 	engines := map[string]execute.Engine{schemas.Python: eng}
 	ctx := context.Background()
