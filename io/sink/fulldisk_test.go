@@ -33,6 +33,18 @@ func smallDisk(t *testing.T, size string) string {
 	return dir
 }
 
+// smallBucket is a bucket on a smallDisk, opened as blobs.Open opens a local output.
+func smallBucket(t *testing.T, size string) (string, *blob.Bucket) {
+	t.Helper()
+	dir := smallDisk(t, size)
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite, NoTempDir: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return dir, b
+}
+
 // fill takes every free byte of the file system of dir but leave, with one file.
 func fill(t *testing.T, dir string, leave int64) string {
 	t.Helper()
@@ -87,12 +99,7 @@ func manifestShards(t *testing.T, b *blob.Bucket, table string) []string {
 // run publishes.
 func TestPublishOnAFullDisk(t *testing.T) {
 	ctx := context.Background()
-	dir := smallDisk(t, "2m")
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite, NoTempDir: true}) // as blobs.Open
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := smallBucket(t, "2m")
 	tables := func(run string) map[string][]schemas.ScoreRow {
 		return map[string][]schemas.ScoreRow{"scores": scoreRows(run, 8), "errors": scoreRows(run, 4), "results": scoreRows(run, 6)}
 	}
@@ -103,7 +110,7 @@ func TestPublishOnAFullDisk(t *testing.T) {
 	staging := stageRun(t, b, "B", tables("B"))
 	// Room for the journal and a shard or two, not for the six.
 	filler := fill(t, dir, 12<<10)
-	err = Publish(ctx, b, staging)
+	err := Publish(ctx, b, staging)
 	if err == nil {
 		t.Fatal("publish on a full disk succeeded: fill left too much room")
 	}
@@ -154,12 +161,7 @@ func TestPublishOnAFullDisk(t *testing.T) {
 // says why, and the previous run stays published.
 func TestRecoverOnAStillFullDisk(t *testing.T) {
 	ctx := context.Background()
-	dir := smallDisk(t, "2m")
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite, NoTempDir: true}) // as blobs.Open
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := smallBucket(t, "2m")
 	tables := func(run string) map[string][]schemas.ScoreRow {
 		return map[string][]schemas.ScoreRow{"scores": scoreRows(run, 8), "errors": scoreRows(run, 4)}
 	}
@@ -174,7 +176,7 @@ func TestRecoverOnAStillFullDisk(t *testing.T) {
 		}
 		return nil
 	}
-	err = Publish(ctx, b, staging)
+	err := Publish(ctx, b, staging)
 	publishHook = nil
 	if err == nil {
 		t.Fatal("the crash did not stop the publish")
