@@ -6,6 +6,8 @@
 // the canonical JSONL task format.
 package schemas
 
+import "slices"
+
 // Languages known to the harnesses and engines.
 const (
 	Java   = "java"
@@ -16,6 +18,9 @@ const (
 
 // Languages lists the languages with a harness, in a stable order.
 var Languages = []string{Java, Python, Cpp}
+
+// IsLanguage says whether l is one of Languages, spelt exactly.
+func IsLanguage(l string) bool { return slices.Contains(Languages, l) }
 
 // Status is an execution status (SPEC section 4): a test and a whole run both take
 // one. A type rather than bare strings so that a misspelt status does not compile;

@@ -67,7 +67,7 @@ func ReadTrace(ctx context.Context, tb, tcb *blob.Bucket) (*Corpus, error) {
 			c.addError("", "", fmt.Sprintf("%s has no sample_id", where), truncate(line, 200))
 			continue
 		}
-		if !knownLang(t.SrcLang) || !knownLang(t.TgtLang) || t.SrcLang == t.TgtLang {
+		if !schemas.IsLanguage(t.SrcLang) || !schemas.IsLanguage(t.TgtLang) || t.SrcLang == t.TgtLang {
 			c.addError(t.SampleID, t.SrcLang, fmt.Sprintf("%s: bad direction %q -> %q", where, t.SrcLang, t.TgtLang), "")
 			continue
 		}
@@ -148,13 +148,4 @@ func useTraceCode(p *schemas.Problem, lang, code string) error {
 	p.Functions = append(p.Functions, schemas.Function{Lang: lang, Name: name, Code: code,
 		Signature: decl, Imports: scriptImports(lang, "", code)})
 	return nil
-}
-
-func knownLang(l string) bool {
-	for _, k := range schemas.Languages {
-		if k == l {
-			return true
-		}
-	}
-	return false
 }

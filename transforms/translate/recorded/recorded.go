@@ -320,7 +320,7 @@ func parseRecordedLine(line string) (recordedLine, string) {
 			return r, fmt.Sprintf("field %q: %v", name, err)
 		}
 	}
-	srcOK, tgtOK := knownLang(r.SrcLang), knownLang(r.TgtLang)
+	srcOK, tgtOK := schemas.IsLanguage(foldLang(r.SrcLang)), schemas.IsLanguage(foldLang(r.TgtLang))
 	r.SrcLang, r.TgtLang = foldLang(r.SrcLang), foldLang(r.TgtLang)
 	if len(unknown) > 0 {
 		var parts []string
@@ -351,15 +351,6 @@ func parseRecordedLine(line string) (recordedLine, string) {
 
 // foldLang is a language name as the tables write it ("Java" -> "java").
 func foldLang(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-
-func knownLang(s string) bool {
-	for _, l := range schemas.Languages {
-		if foldLang(s) == l {
-			return true
-		}
-	}
-	return false
-}
 
 // didYouMean is the expected field a misspelt one most likely stands for: a known
 // synonym, else the field at the smallest edit distance when it is at most 2.
