@@ -19,7 +19,7 @@ func launchInput(t *testing.T, out, run, corpus string, stdin io.Reader, extra [
 	t.Helper()
 	all := []string{"--", "--corpus", corpus, "--translator", "identity:", "--directions", "python-python,java-python",
 		"--limit", "2", "--shards", "2", "--workers", "1", "--run", run, "--out", out,
-		"--work-dir", filepath.Join(filepath.Dir(out), "work"), "--cache", "off"}
+		"--work-dir", sharedWork, "--cache", "off"}
 	cmd := exec.Command(os.Args[0], append(all, args...)...)
 	cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1")
 	cmd.Dir = t.TempDir()
@@ -213,7 +213,7 @@ func TestPublishOnAFullDisk(t *testing.T) {
 	t.Cleanup(func() { syscall.Unmount(disk, syscall.MNT_DETACH) })
 	out := filepath.Join(disk, "out")
 	file := filepath.Join(repo(t), "data/problems.jsonl")
-	work := []string{"--work-dir", filepath.Join(t.TempDir(), "work")} // off the small disk
+	work := []string{"--work-dir", sharedWork} // off the small disk
 	if logs, err := launchInput(t, out, "A", "jsonl:"+file, nil, nil, work...); err != nil {
 		t.Fatalf("%v\n%s", err, logs)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +35,26 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// sharedWork is the --work-dir of the launches these tests start, one for the test
+// binary as a machine's runs share one: the engines' harnesses (the C++ precompiled
+// header and runtime, the Java worker and its archive, the Python runner) are built
+// by the first launch, not by each of the thirty. Tests about the work directory
+// itself (signals, resume) keep their own.
+var sharedWork string
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "launchtest-work-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	sharedWork = dir
+	return m.Run()
 }
 
 // repo is the module root (the bundled corpus lives in data/).
@@ -64,7 +84,7 @@ func launchCmd(t *testing.T, out, run string, extra ...string) *exec.Cmd {
 	t.Helper()
 	args := []string{"--", "--corpus", "jsonl:" + filepath.Join(repo(t), "data/problems.jsonl"),
 		"--translator", "identity:", "--directions", "python-python,java-python", "--limit", "2",
-		"--shards", "2", "--workers", "1", "--run", run, "--out", out, "--work-dir", filepath.Join(filepath.Dir(out), "work")}
+		"--shards", "2", "--workers", "1", "--run", run, "--out", out, "--work-dir", sharedWork}
 	args = append(args, extra...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1")

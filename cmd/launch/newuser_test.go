@@ -53,7 +53,7 @@ func TestNewUserThreeTranslations(t *testing.T) {
 	// The new user's flags, replacing the lifecycle tests' translator and limit.
 	cmd.Args = []string{cmd.Args[0], "--", "--corpus", "jsonl:" + filepath.Join(repo(t), "data/problems.jsonl"),
 		"--translator", "recorded:" + three, "--directions", "java-python", "--workers", "1", "--run", "three",
-		"--out", out, "--work-dir", filepath.Join(dir, "work")}
+		"--out", out, "--work-dir", sharedWork}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -11,5 +12,22 @@ import (
 // tests run under the hardened sandbox where the machine allows it.
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// sharedCache is the build cache (Options.WorkDir) of the tests that are not about
+// building: one precompiled C++ header and one build per candidate for the test
+// binary, as a run's suites share them. TestProfileThreeLanguages keeps a fresh one.
+var sharedCache string
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "profiletest-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	sharedCache = dir
+	return m.Run()
 }

@@ -141,7 +141,7 @@ func TestProfileSignaturesAndVoid(t *testing.T) {
 	}
 	opt := quick
 	opt.Repetitions, opt.OverheadRepetitions = 1, -1
-	opt.WorkDir = t.TempDir()
+	opt.WorkDir = sharedCache
 	for _, cs := range cases {
 		r, err := Profile(ctx, cs.lang, cs.c, params, "void", tests, opt)
 		if err != nil {
@@ -187,7 +187,7 @@ func TestProfileThreeDims(t *testing.T) {
 	}
 	opt := quick
 	opt.Repetitions = 1
-	opt.WorkDir = t.TempDir()
+	opt.WorkDir = sharedCache
 	for _, cs := range cases {
 		r, err := Profile(ctx, cs.lang, cs.c, params, cs.ret, tests, opt)
 		if err != nil {
@@ -322,7 +322,7 @@ func TestLeastLoadedCPU(t *testing.T) {
 func TestSharedBaseline(t *testing.T) {
 	ctx := context.Background()
 	opt := quick
-	opt.WorkDir = t.TempDir()
+	opt.WorkDir = sharedCache
 	bl, err := MeasureBaseline(ctx, schemas.Python, sumParams, "int", sumTests, opt)
 	if err != nil || bl.Status != schemas.StatusOK || bl.CPU <= 0 || bl.RSSKB <= 0 || bl.Runs != opt.OverheadRepetitions {
 		t.Fatalf("baseline %+v, err %v", bl, err)
@@ -382,7 +382,7 @@ func TestSharedBaseline(t *testing.T) {
 func TestProfileSuite(t *testing.T) {
 	ctx := context.Background()
 	opt := quick
-	opt.WorkDir = t.TempDir()
+	opt.WorkDir = sharedCache
 	opt.TimeLimit = time.Second
 	cands := []execute.Candidate{
 		{ID: "a", Code: "def sum_first(arr, n):\n    return sum(arr[:n])\n"},

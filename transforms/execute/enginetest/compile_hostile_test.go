@@ -21,24 +21,38 @@ import (
 	"transmute/transforms/sandbox"
 )
 
-// openCpp opens a C++ engine of its own with compile limits lim, and returns it with
-// its work directory.
+// openCpp opens a C++ engine of its own (on the shared cache) with compile limits
+// lim, and returns it with its work directory.
 func openCpp(t *testing.T, lim sandbox.Limits) (*cpp.Engine, string) {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "enginetest-compile-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(dir, 0o755)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	e, err := cpp.New(execute.Options{WorkDir: dir})
+	buildHarness(schemas.Cpp)
+	e, err := cpp.New(execute.Options{WorkDir: engineCache})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lim != (sandbox.Limits{}) {
 		e.CompileLimits = lim
 	}
-	return e, dir
+	return e, engineCache
+}
+
+// seedHarness links the C++ harness files of the shared cache (header, precompiled
+// header, runtime) into the work directory dir, so that an engine there finds them
+// built; where linking fails the engine builds them itself.
+func seedHarness(t *testing.T, dir string) {
+	t.Helper()
+	buildHarness(schemas.Cpp)
+	subs, _ := filepath.Glob(filepath.Join(engineCache, "cpp-harness-*"))
+	for _, sub := range subs {
+		to := filepath.Join(dir, filepath.Base(sub))
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(to, 0o755)
+		for _, f := range []string{"harness.h", "harness.h.gch", "harness_rt.o"} {
+			os.Link(filepath.Join(sub, f), filepath.Join(to, f))
+		}
+	}
 }
 
 // resultText is everything of a result a reader of the tables sees.
@@ -204,6 +218,9 @@ func TestCompileDiesWithLauncher(t *testing.T) {
 	}
 	os.Chmod(dir, 0o755)
 	defer os.RemoveAll(dir)
+	// a directory of its own, so that its processes are told apart from the other
+	// tests' compiles, holding the shared cache's harness builds
+	seedHarness(t, dir)
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestCompileDiesWithLauncher$", "-test.count=1")
 	cmd.Env = append(os.Environ(), compileChildEnv+"="+dir)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

@@ -2,7 +2,6 @@ package enginetest
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"transmute/schemas"
@@ -19,12 +18,8 @@ import (
 func TestCppGroupedCompileErrorsHoldAlone(t *testing.T) {
 	t.Parallel()
 	groups := translationVariants(t, schemas.Cpp)
-	cache, err := os.MkdirTemp("", "cppgroup-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(cache)
-	os.Chmod(cache, 0o755)
+	buildHarness(schemas.Cpp)
+	cache := engineCache
 	grouped := runEngine(t, schemas.Cpp, groups, false, cache)
 	if grouped.compileErrs == 0 {
 		t.Fatalf("no compile errors among %d translations: the check would be empty", grouped.variants)

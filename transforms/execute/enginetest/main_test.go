@@ -29,26 +29,61 @@ func TestMain(m *testing.M) {
 	sandbox.Init()
 	// a secret the parent holds from the start; hostile candidates must not see it
 	os.Setenv(secretEnv, fmt.Sprintf("s3cr3t-%d-value", os.Getpid()))
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
 }
 
-// openEngine opens the engine for lang with a private work dir, closed at cleanup.
+// cacheEnv hands the engines' cache directory to the child test processes this
+// binary starts (the degraded and user-namespace hostile runs), so that they too
+// find the harnesses built.
+const cacheEnv = "TRANSMUTE_ENGINETEST_CACHE"
+
+// engineCache is the work directory of every engine the tests open: the engines
+// share it as a launch's workers share --work-dir, so the C++ precompiled header
+// and harness runtime, the Java worker's classes and archive and the Python runner
+// are built once per test binary instead of once per engine (seconds of CPU each).
+var engineCache string
+
+func runTests(m *testing.M) int {
+	engineCache = os.Getenv(cacheEnv)
+	if engineCache == "" {
+		dir, err := os.MkdirTemp("", "enginetest-cache-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		os.Chmod(dir, 0o755)
+		os.Setenv(cacheEnv, dir)
+		engineCache = dir
+	}
+	return m.Run()
+}
+
+// built makes the first opening of each language's engine build its harness alone:
+// the tests that open the same engine at once then wait for it instead of all
+// building it.
+var built = map[string]*sync.Once{schemas.Java: {}, schemas.Python: {}, schemas.Cpp: {}}
+
+// buildHarness builds lang's harness in the shared cache unless another test did.
+func buildHarness(lang string) {
+	if once := built[lang]; once != nil {
+		once.Do(func() {
+			if e, err := execute.Open(lang, execute.Options{WorkDir: engineCache}); err == nil {
+				e.Close()
+			}
+		})
+	}
+}
+
+// openEngine opens the engine for lang on the shared cache, closed at cleanup.
 func openEngine(tb testing.TB, lang string) execute.Engine {
 	tb.Helper()
-	dir, err := os.MkdirTemp("", "enginetest-"+lang+"-")
+	buildHarness(lang)
+	e, err := execute.Open(lang, execute.Options{WorkDir: engineCache})
 	if err != nil {
-		tb.Fatal(err)
-	}
-	os.Chmod(dir, 0o755)
-	e, err := execute.Open(lang, execute.Options{WorkDir: dir})
-	if err != nil {
-		os.RemoveAll(dir)
 		tb.Fatalf("open %s engine: %v", lang, err)
 	}
-	tb.Cleanup(func() {
-		e.Close()
-		os.RemoveAll(dir)
-	})
+	tb.Cleanup(func() { e.Close() })
 	return e
 }
 
