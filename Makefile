@@ -15,7 +15,7 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report
+.PHONY: all deps build run test test-short test-corpora bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report
 
 # Plain `make` builds (the first rule is the default).
 all: build
@@ -50,6 +50,16 @@ test: deps
 
 test-short: deps
 	$(GO) test -short -count=1 ./...
+
+# The long runs over ../shared/corpora that make test samples (TRANSMUTE_FULL=1):
+# batched-equals-alone on every problem and all 28 recorded models (about 20
+# minutes), the TRACE ground truth's profiling stability on 20 tasks, and the
+# properties job on the whole TransCoder-test sample.
+test-corpora: deps
+	@test -d $(SHARED) || { echo "test-corpora needs $(SHARED)"; exit 1; }
+	TRANSMUTE_FULL=1 PROPERTIES_SHARED=1 $(GO) test -timeout 120m -count=1 \
+	  -run '^(TestBatchedEqualsAlone|TestTraceGroundTruthStability|TestSharedCorpusRun)$$' \
+	  ./transforms/execute/enginetest ./transforms/profile ./transforms/properties
 
 # The four recorded LLMs of $(MODELS) on all six directions (TransCoder-test
 # problems and TRACE tasks), plus the harness-fidelity report; under out/shared/.

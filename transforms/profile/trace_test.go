@@ -32,13 +32,15 @@ type traceTask struct {
 }
 
 // TestTraceGroundTruthStability profiles the TRACE ground-truth target functions of
-// 20 tasks on their stress suites, 5 repetitions each, and reports the median
-// coefficient of variation of CPU time and the share of CPU spent outside the
-// measured function (the empty candidate's CPU over the candidate's).
+// 6 tasks (two per target language) on their stress suites, 5 repetitions each, and
+// reports the median coefficient of variation of CPU time and the share of CPU spent
+// outside the measured function (the empty candidate's CPU over the candidate's).
+// make test-corpora (TRANSMUTE_FULL=1) profiles 20 tasks, which takes minutes; the
+// check (at most a quarter of the functions fail) is the same on both.
 // TRACE_PROFILE_TASKS overrides the number of tasks.
 func TestTraceGroundTruthStability(t *testing.T) {
 	if testing.Short() {
-		t.Skip("profiles 20 TRACE tasks x 8 runs: skipped with -short")
+		t.Skip("profiles TRACE tasks x 8 runs: skipped with -short")
 	}
 	root := sharedCorpora(t)
 	ctx := context.Background()
@@ -68,7 +70,10 @@ func TestTraceGroundTruthStability(t *testing.T) {
 		}
 		return tasks[i].TgtLang < tasks[j].TgtLang
 	})
-	want := 20
+	want := 6
+	if os.Getenv("TRANSMUTE_FULL") == "1" {
+		want = 20
+	}
 	if s := os.Getenv("TRACE_PROFILE_TASKS"); s != "" {
 		want, _ = strconv.Atoi(s)
 	}
