@@ -41,8 +41,8 @@ func TestMain(m *testing.M) {
 // sharedWork is the --work-dir of the launches these tests start, one for the test
 // binary as a machine's runs share one: the engines' harnesses (the C++ precompiled
 // header and runtime, the Java worker and its archive, the Python runner) are built
-// by the first launch, not by each of the thirty. Tests about the work directory
-// itself (signals, resume) keep their own.
+// by the first launch, not by each of the thirty. TestResumeAfterKill keeps its own:
+// its cold run, which builds them, is the CPU its warm rerun is held to.
 var sharedWork string
 
 func runTests(m *testing.M) int {

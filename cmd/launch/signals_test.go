@@ -102,7 +102,7 @@ func TestSignalStopsEveryProcess(t *testing.T) {
 	if err := os.WriteFile(rec, []byte(loops), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	work := filepath.Join(dir, "work") // shared: the C++ header is precompiled once
+	work := sharedWork // the test binary's: the harnesses are built once
 	for _, tc := range []struct {
 		name     string
 		degraded bool
