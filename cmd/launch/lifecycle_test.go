@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // sharedWork is the --work-dir of the launches these tests start, one for the test
 // binary as a machine's runs share one: the engines' harnesses (the C++ precompiled
 // header and runtime, the Java worker and its archive, the Python runner) are built
-// by the first launch, not by each of the thirty. TestResumeAfterKill keeps its own:
+// by the first launch, not by each of the twenty. TestResumeAfterKill keeps its own:
 // its cold run, which builds them, is the CPU its warm rerun is held to.
 var sharedWork string
 
