@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
@@ -131,7 +132,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		}
 		orig := s.results["orig"]
 		if orig.Status != schemas.StatusOK {
-			errRow(d.src, "source original failed", string(orig.Status)+": "+clip(orig.Detail, 500))
+			errRow(d.src, "source original failed", string(orig.Status)+": "+clip.String(orig.Detail, 500))
 			continue
 		}
 		so := outcomes(orig, len(p.Tests))
@@ -322,7 +323,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		case len(pd.cands) < 2:
 			row.Reason = ReasonNoCandidates
 			if len(pd.unmapped) > 0 {
-				row.Reason += " (" + clip(joinSemi(pd.unmapped), 600) + ")"
+				row.Reason += " (" + clip.String(joinSemi(pd.unmapped), 600) + ")"
 			}
 		case pd.order[0] == 0:
 			row.Reason = ReasonOriginalBest
@@ -346,7 +347,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 				break
 			}
 			if !row.Accepted && len(why) > 0 {
-				row.Reason += " (" + clip(joinSemi(why), 600) + ")"
+				row.Reason += " (" + clip.String(joinSemi(why), 600) + ")"
 			}
 		}
 		out.Repairs = append(out.Repairs, row)
@@ -505,10 +506,10 @@ func passRate(ret values.Type, tol values.Tolerance, src, got []Outcome) float64
 func summaryRow(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) schemas.ExecutionRow {
 	row := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
 		Translator: translator, Lang: lang, Status: r.Status, TestIndex: -1, TestStatus: r.Status,
-		Error: clip(r.Detail, 2000), CPUMicros: r.CPUTime.Microseconds(), WallMicros: r.WallTime.Microseconds(), MaxRSSKB: r.MaxRSSKB}
+		Error: clip.String(r.Detail, 2000), CPUMicros: r.CPUTime.Microseconds(), WallMicros: r.WallTime.Microseconds(), MaxRSSKB: r.MaxRSSKB}
 	for _, t := range r.Tests {
 		if t.Status != schemas.StatusOK && row.Error == "" {
-			row.Error = clip(t.Error, 2000)
+			row.Error = clip.String(t.Error, 2000)
 		}
 	}
 	return row
@@ -541,7 +542,7 @@ func splitKey(k string) []string {
 
 func show(o Outcome) string {
 	if o.Status == schemas.StatusOK {
-		return clip(o.Output, 60)
+		return clip.String(o.Output, 60)
 	}
 	return string(o.Status)
 }
@@ -555,11 +556,4 @@ func joinSemi(xs []string) string {
 		s += x
 	}
 	return s
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

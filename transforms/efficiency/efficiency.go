@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/profile"
 	"transmute/transforms/score"
@@ -198,13 +199,8 @@ func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int
 	return r
 }
 
-// Clip cuts s to n bytes, marking the cut with "...".
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
+// Clip is clip.String, under the name the efficiency pipeline calls.
+func Clip(s string, n int) string { return clip.String(s, n) }
 
 // Measures the Beyond scores are computed from (ProfileRow.TimeMeasure).
 const (

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/fidelity"
@@ -239,7 +240,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 		if r.Status == schemas.StatusCompileError || r.Status == schemas.StatusInfraError {
 			// A gold that cannot run is a corpus defect (TransCoder-test has gold functions
 			// calling helpers it does not ship), not a harness disagreement.
-			errRow("fidelity", lang, "gold function does not run: "+string(r.Status), clip(r.Detail, 2000))
+			errRow("fidelity", lang, "gold function does not run: "+string(r.Status), clip.String(r.Detail, 2000))
 			continue
 		}
 		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
@@ -247,7 +248,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	var runnable []fidelity.Gold
 	for _, g := range golds {
 		if broken, detail := fidelity.Broken(g, golds); broken {
-			errRow("fidelity", g.Lang, "gold function fails on every test", clip(detail, 2000))
+			errRow("fidelity", g.Lang, "gold function fails on every test", clip.String(detail, 2000))
 			continue
 		}
 		runnable = append(runnable, g)
@@ -331,7 +332,7 @@ func executionRows(run string, p schemas.Problem, lang, role, translator, id str
 		row := base
 		row.TestIndex = -1
 		row.TestStatus = r.Status
-		row.Error = clip(r.Detail, 4000)
+		row.Error = clip.String(r.Detail, 4000)
 		row.CPUMicros = r.CPUTime.Microseconds()
 		row.WallMicros = r.WallTime.Microseconds()
 		row.MaxRSSKB = r.MaxRSSKB
@@ -343,20 +344,13 @@ func executionRows(run string, p schemas.Problem, lang, role, translator, id str
 		row.TestIndex = t.Index
 		row.TestStatus = t.Status
 		row.Output = t.Output
-		row.Error = clip(t.Error, 2000)
+		row.Error = clip.String(t.Error, 2000)
 		row.CPUMicros = t.CPUTime.Microseconds()
 		row.WallMicros = t.WallTime.Microseconds()
 		row.MaxRSSKB = t.MaxRSSKB
 		rows = append(rows, row)
 	}
 	return rows
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // Directions parses "java-python,python-cpp" (or "all") into pairs.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
@@ -61,7 +62,7 @@ func (e *Evaluator) runBatch(ctx context.Context, b execute.Batch) ([]execute.Re
 	case errors.Is(err, execute.ErrNoEngine):
 		return res, "no engine"
 	case err != nil:
-		return res, clip(err.Error(), 4000)
+		return res, clip.String(err.Error(), 4000)
 	}
 	return res, ""
 }

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
@@ -206,11 +207,11 @@ func executionRows(run string, p schemas.Problem, lang, role, translator, id, va
 		row := base
 		row.TestIndex = -1
 		row.TestStatus = r.Status
-		row.Error = clip(r.Detail, 4000)
+		row.Error = clip.String(r.Detail, 4000)
 		if row.Error == "" {
 			for _, t := range r.Tests {
 				if t.Status != schemas.StatusOK {
-					row.Error = clip(t.Error, 2000)
+					row.Error = clip.String(t.Error, 2000)
 					break
 				}
 			}
@@ -231,7 +232,7 @@ func executionRows(run string, p schemas.Problem, lang, role, translator, id, va
 		row.TestIndex = t.Index
 		row.TestStatus = t.Status
 		row.Output = t.Output
-		row.Error = clip(t.Error, 2000)
+		row.Error = clip.String(t.Error, 2000)
 		row.CPUMicros = t.CPUTime.Microseconds()
 		row.WallMicros = t.WallTime.Microseconds()
 		row.MaxRSSKB = t.MaxRSSKB
@@ -247,13 +248,6 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // programKey identifies a program by its text: what the engines compile and call.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
@@ -459,7 +460,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 				}
 				row := schemas.MutantResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, VariantID: mu.ID,
 					Operator: mu.Operator, SrcLang: d.src, TgtLang: d.tgt, Verdict: verdict, Reason: reason,
-					FirstDiffTest: first, Expected: clip(exp, 2000), Actual: clip(act, 2000)}
+					FirstDiffTest: first, Expected: clip.String(exp, 2000), Actual: clip.String(act, 2000)}
 				mutantRows[gk] = append(mutantRows[gk], row)
 				out.MutantResults = append(out.MutantResults, row)
 			}

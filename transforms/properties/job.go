@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
@@ -434,7 +435,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 	}
 	orig := progs[0]
 	if orig.res.Status != schemas.StatusOK {
-		errRow(lang, ReasonSourceFails, string(orig.res.Status)+": "+clip(orig.res.Detail, 500))
+		errRow(lang, ReasonSourceFails, string(orig.res.Status)+": "+clip.String(orig.res.Detail, 500))
 		return nil
 	}
 	if partner != nil && partner.res.Status != schemas.StatusOK {
@@ -476,10 +477,10 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 		if pg.res.Status == schemas.StatusCompileError || pg.res.Status == schemas.StatusInfraError {
 			if v.Transformation.PreservesSemantics() || v.Transformation == metamorph.Merge {
 				errRow(lang, ReasonChangedOutputs, fmt.Sprintf("%s variant %s: %s: %s", v.Transformation, v.ID,
-					pg.res.Status, clip(pg.res.Detail, 500)))
+					pg.res.Status, clip.String(pg.res.Detail, 500)))
 				trow(v.Transformation, v.ID, OutcomeChangedOutputs, string(pg.res.Status))
 			} else {
-				trow(v.Transformation, v.ID, OutcomeNoCompile, clip(pg.res.Detail, 500))
+				trow(v.Transformation, v.ID, OutcomeNoCompile, clip.String(pg.res.Detail, 500))
 			}
 			continue
 		}
@@ -528,8 +529,8 @@ func changed(c Context, v *metamorph.Variant, got, orig execute.Result, partner 
 			return fmt.Sprintf("test %d: the original has %d tests", j, len(orig.Tests))
 		}
 		if !sameOut(c, Out{want.Status, want.Output}, Out{t.Status, t.Output}) {
-			return fmt.Sprintf("test %d: want %s %s, got %s %s", j, want.Status, clip(want.Output+want.Error, 200),
-				t.Status, clip(t.Output+t.Error, 200))
+			return fmt.Sprintf("test %d: want %s %s, got %s %s", j, want.Status, clip.String(want.Output+want.Error, 200),
+				t.Status, clip.String(t.Output+t.Error, 200))
 		}
 	}
 	return ""
@@ -554,11 +555,4 @@ func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, er
 		results[c.ID] = res[i]
 	}
 	return results
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
