@@ -174,7 +174,7 @@ func overview(p *page, r *Run) {
 	type sr struct{ stage, reason string }
 	byReason := map[sr]int{}
 	for _, e := range r.Errors {
-		byReason[sr{e.Stage, e.Reason}]++
+		byReason[sr{string(e.Stage), e.Reason}]++
 	}
 	keys := make([]sr, 0, len(byReason))
 	for k := range byReason {

@@ -174,7 +174,7 @@ func Millis(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // ProfileRowOf turns a profile.Report into a row (Beyond and reference fields are
 // filled later by ScoreTask).
-func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
+func ProfileRowOf(run string, t schemas.Task, role schemas.Role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
 	r := schemas.ProfileRow{Run: run, Translator: translator, ProblemID: t.ProblemID, Corpus: t.Corpus,
 		SrcLang: t.SrcLang, TgtLang: t.TgtLang, Role: role, Status: rep.Status, Detail: Clip(rep.Detail, 2000),
 		Tests: int32(tests), Repetitions: int32(len(rep.CPUTime)), Core: int32(core),

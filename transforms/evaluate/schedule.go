@@ -10,6 +10,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
+	"transmute/transforms/runner"
 	"transmute/transforms/values"
 )
 
@@ -173,7 +174,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		index := map[string]*program{}
 		var progs []*program
 		for _, t := range all {
-			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+			if t.dir.Tgt != lang || t.tr.Status != schemas.TranslationOK {
 				continue
 			}
 			k := programKey(t)
@@ -184,7 +185,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 				progs = append(progs, pr)
 			}
 			pr.ids = append(pr.ids, t.id)
-			pr.srcs[t.dir.src] = true
+			pr.srcs[t.dir.Src] = true
 		}
 		x.distinct += len(progs)
 		// A program runs on the tests that one of its own oracles decides: the target
@@ -275,15 +276,15 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 	for _, lang := range langs {
 		if _, ok := p.Function(lang); ok {
 			if r, ok := x.results[GoldID(lang)]; ok {
-				x.rows = append(x.rows, executionRows(e.Run, p, lang, "gold", "", GoldID(lang), r)...)
+				x.rows = append(x.rows, runner.ExecutionRows(e.Run, p, runner.Program{Lang: lang, Role: schemas.RoleGold, ID: GoldID(lang), Variant: schemas.VariantOrig}, r, true)...)
 			}
 		}
 		for _, t := range all {
-			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+			if t.dir.Tgt != lang || t.tr.Status != schemas.TranslationOK {
 				continue
 			}
 			if r, ok := x.results[t.id]; ok {
-				x.rows = append(x.rows, executionRows(e.Run, p, lang, "translation", t.translator, t.id, r)...)
+				x.rows = append(x.rows, runner.ExecutionRows(e.Run, p, runner.Program{Lang: lang, Role: schemas.RoleTranslation, Translator: t.translator, ID: t.id, Variant: schemas.VariantOrig}, r, true)...)
 			}
 		}
 	}
