@@ -228,7 +228,7 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(E
 	if err != nil {
 		return err
 	}
-	want := map[[2]string]bool{}
+	want := map[schemas.Direction]bool{}
 	for _, d := range dirs {
 		want[d] = true
 	}
@@ -238,7 +238,7 @@ func (f *effLoadFn) ProcessElement(ctx context.Context, spec string, emit func(E
 		selected[id] = true
 	}
 	for _, t := range c.Tasks {
-		if (dirs != nil && !want[[2]string{t.SrcLang, t.TgtLang}]) || (len(selected) > 0 && !selected[t.ProblemID]) {
+		if (dirs != nil && !want[schemas.DirectionOf(t)]) || (len(selected) > 0 && !selected[t.ProblemID]) {
 			continue
 		}
 		if len(suites[t.ProblemID][t.TgtLang]) == 0 {
@@ -569,7 +569,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 					ProblemID: t.Task.ProblemID, Lang: lang, Reason: reason, Detail: efficiency.Clip(detail, 2000)})
 			}
 			tests := len(suite(pr, t.Task.TgtLang))
-			row := func(role, translator string, c execute.Candidate) (schemas.ProfileRow, []string) {
+			row := func(role schemas.Role, translator string, c execute.Candidate) (schemas.ProfileRow, []string) {
 				m := measured[pi][t.Task.TgtLang+"\x00"+c.Imports+"\x00"+c.Entry+"\x00"+c.Code]
 				if m.err != nil {
 					errRow(t.Task.TgtLang, "profiling failed", m.err.Error())

@@ -88,27 +88,27 @@ func (f *loadFn) ProcessElement(ctx context.Context, spec string, emit func(stri
 
 // filterTasks keeps the tasks in dirs (all when dirs is nil) and adds same-language
 // directions requested explicitly (for the identity translator).
-func filterTasks(p schemas.Problem, ts []schemas.Task, dirs [][2]string) []schemas.Task {
+func filterTasks(p schemas.Problem, ts []schemas.Task, dirs []schemas.Direction) []schemas.Task {
 	if dirs == nil {
 		return ts
 	}
-	want := map[[2]string]bool{}
+	want := map[schemas.Direction]bool{}
 	for _, d := range dirs {
 		want[d] = true
 	}
 	var out []schemas.Task
-	have := map[[2]string]bool{}
+	have := map[schemas.Direction]bool{}
 	for _, t := range ts {
-		d := [2]string{t.SrcLang, t.TgtLang}
+		d := schemas.DirectionOf(t)
 		if want[d] {
 			out = append(out, t)
 			have[d] = true
 		}
 	}
 	for _, d := range dirs {
-		if d[0] == d[1] && !have[d] {
-			if _, ok := p.Function(d[0]); ok {
-				out = append(out, schemas.Task{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: d[0], TgtLang: d[1]})
+		if d.Src == d.Tgt && !have[d] {
+			if _, ok := p.Function(d.Src); ok {
+				out = append(out, schemas.Task{ProblemID: p.ID, Corpus: p.Corpus, SrcLang: d.Src, TgtLang: d.Tgt})
 			}
 		}
 	}

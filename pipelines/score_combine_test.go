@@ -28,9 +28,9 @@ func scoreTestRows() []schemas.ResultRow {
 				prog := schemas.StatusOK
 				switch {
 				case p == 7: // untranslated and failed translations: the coverage counts
-					prog = schemas.TranslationMissing
+					prog = schemas.Status(schemas.TranslationMissing)
 				case p == 8 && s == 0:
-					prog = schemas.TranslationError
+					prog = schemas.Status(schemas.TranslationError)
 				case (p+s)%4 == 3:
 					prog = schemas.StatusCompileError
 				}

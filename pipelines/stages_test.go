@@ -114,7 +114,7 @@ func TestSplit(t *testing.T) {
 
 // effProf is one profile row of the score-key test (a copy of the domain tests'
 // helper, which moved with the aggregation to transforms/efficiency).
-func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
+func effProf(role schemas.Role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
 	return schemas.ProfileRow{Role: role, Translator: tr, Status: schemas.StatusOK, CPUMeanMs: cpu, RSSMeanKB: rss,
 		PassDefault: true, StressMatch: correct, Correct: correct, Repetitions: 5, SrcLang: "cpp", TgtLang: "java"}
 }

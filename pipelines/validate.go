@@ -42,9 +42,9 @@ func (c Config) ValidateSettings() error {
 		return fmt.Errorf("directions: %w", err)
 	}
 	for _, d := range dirs {
-		for _, l := range d {
+		for _, l := range []string{d.Src, d.Tgt} {
 			if !slices.Contains(schemas.Languages, l) {
-				return fmt.Errorf("directions: unknown language %q in %s-%s (want %v)", l, d[0], d[1], schemas.Languages)
+				return fmt.Errorf("directions: unknown language %q in %s (want %v)", l, d, schemas.Languages)
 			}
 		}
 	}

@@ -14,10 +14,8 @@ import (
 	"transmute/schemas"
 )
 
-// Row is a table row. (Its shard key no longer chooses a file: see writeTable.)
-type Row interface {
-	ShardKey() string
-}
+// Row is a table row: a struct of schemas with parquet tags.
+type Row = any
 
 // DefaultRowsPerFile is the default of Config.Shards: at most this many rows per
 // Parquet file (a bundle of a Write starts a new file past it).

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/stats"
 	"transmute/transforms/values"
@@ -173,7 +174,7 @@ func overview(p *page, r *Run) {
 	type sr struct{ stage, reason string }
 	byReason := map[sr]int{}
 	for _, e := range r.Errors {
-		byReason[sr{e.Stage, e.Reason}]++
+		byReason[sr{string(e.Stage), e.Reason}]++
 	}
 	keys := make([]sr, 0, len(byReason))
 	for k := range byReason {
@@ -187,7 +188,7 @@ func overview(p *page, r *Run) {
 	})
 	p.f("<h3>Errors by stage and reason (%d rows)</h3><table><tr><th>stage</th><th>reason</th><th>rows</th></tr>", len(r.Errors))
 	for _, k := range keys {
-		p.f("<tr><td>%s</td><td>%s</td><td class=n>%d</td></tr>", esc(k.stage), esc(clip(k.reason, 200)), byReason[k])
+		p.f("<tr><td>%s</td><td>%s</td><td class=n>%d</td></tr>", esc(k.stage), esc(clip.String(k.reason, 200)), byReason[k])
 	}
 	p.f("</table>")
 }
@@ -630,7 +631,7 @@ func generic(p *page, g Generic) {
 	for _, row := range g.Rows {
 		p.f("<tr>")
 		for _, c := range row {
-			p.f("<td>%s</td>", esc(clip(c, 200)))
+			p.f("<td>%s</td>", esc(clip.String(c, 200)))
 		}
 		p.f("</tr>")
 	}
@@ -758,7 +759,7 @@ func failuresSection(p *page, r *Run) {
 		p.f(`<details id="%s" data-kind="%s"><summary>%s · %s→%s · %s: test %d %s</summary>`, Anchor(f.tr, f.problem, f.src, f.tgt),
 			f.kind, esc(f.tr), f.src, f.tgt, esc(f.problem), f.first.TestIndex, esc(what))
 		p.f("<p>Inputs <code>%s</code>, expected <code>%s</code>, actual <code>%s</code> (program %s).</p>",
-			esc(clip(args, 500)), esc(clip(f.first.Expected, 500)), esc(clip(f.first.Actual, 500)), esc(string(f.first.ProgramStatus)))
+			esc(clip.String(args, 500)), esc(clip.String(f.first.Expected, 500)), esc(clip.String(f.first.Actual, 500)), esc(string(f.first.ProgramStatus)))
 		p.f("<div class=plots><div><b>source (%s)</b><pre>%s</pre></div><div><b>translation</b><pre>%s</pre></div></div>",
 			f.src, esc(srcFn.Code), esc(tr.Code))
 		p.f("<b>diff: target gold → translation</b><pre>%s</pre></details>\n", Diff(gold.Code, tr.Code))
@@ -803,11 +804,4 @@ func Diff(a, b string) string {
 		}
 	}
 	return s.String()
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -193,7 +193,7 @@ func PrintErrorCounts(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 func ErrorCounts(rows []schemas.ErrorRow) string {
 	n := map[string]int{}
 	for _, r := range rows {
-		n[r.Stage]++
+		n[string(r.Stage)]++
 	}
 	stages := make([]string, 0, len(n))
 	for s := range n {

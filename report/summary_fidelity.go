@@ -8,6 +8,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"transmute/internal/clip"
 	"transmute/io/sink"
 	"transmute/schemas"
 )
@@ -122,7 +123,7 @@ func PrintFidelitySummary(ctx context.Context, w io.Writer, b *blob.Bucket) erro
 			g := groups[k]
 			r := g.first
 			fmt.Fprintf(w, "  %s (%d tests) e.g. #%d: %s=%s (%s) vs %s=%s (%s)\n", k, g.n, r.TestIndex,
-				r.LangA, clip(r.ValueA, 120), r.StatusA, r.LangB, clip(r.ValueB, 120), r.StatusB)
+				r.LangA, clip.String(r.ValueA, 120), r.StatusA, r.LangB, clip.String(r.ValueB, 120), r.StatusB)
 		}
 	}
 	fmt.Fprintf(w, "\nevery disagreement of cause other, test by test:\n")
@@ -131,7 +132,7 @@ func PrintFidelitySummary(ctx context.Context, w io.Writer, b *blob.Bucket) erro
 			continue
 		}
 		fmt.Fprintf(w, "  %s #%d %s-%s: %s=%s (%s) vs %s=%s (%s)\n", r.ProblemID, r.TestIndex, r.LangA, r.LangB,
-			r.LangA, clip(r.ValueA, 120), r.StatusA, r.LangB, clip(r.ValueB, 120), r.StatusB)
+			r.LangA, clip.String(r.ValueA, 120), r.StatusA, r.LangB, clip.String(r.ValueB, 120), r.StatusB)
 	}
 	return nil
 }

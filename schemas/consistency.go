@@ -23,8 +23,8 @@ type ConsistencyRow struct {
 	Half string `parquet:"half,dict"`
 	// OrigStatus and VariantStatus are the two translations' statuses
 	// (schemas.Translation*).
-	OrigStatus    string `parquet:"orig_status,dict"`
-	VariantStatus string `parquet:"variant_status,dict"`
+	OrigStatus    TranslationStatus `parquet:"orig_status,dict"`
+	VariantStatus TranslationStatus `parquet:"variant_status,dict"`
 	// The Algorithm 1 consistency scores, in [0, 1].
 	LCS   float64 `parquet:"lcs,optional"`
 	ED    float64 `parquet:"ed,optional"`
@@ -71,6 +71,3 @@ type RepairRow struct {
 	Before     string  `parquet:"before,plain"`
 	After      string  `parquet:"after,plain"`
 }
-
-func (r ConsistencyRow) ShardKey() string { return r.ProblemID }
-func (r RepairRow) ShardKey() string      { return r.ProblemID }

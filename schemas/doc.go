@@ -44,14 +44,6 @@ const (
 	StatusNoTranslation Status = "no_translation"
 )
 
-// Translation statuses.
-const (
-	TranslationOK          = "ok"
-	TranslationMissing     = "missing"     // the translator has no translation for this input
-	TranslationError       = "error"       // the translator failed (message in Error)
-	TranslationUnsupported = "unsupported" // the translator cannot translate this construct or direction
-)
-
 // SchemaVersion is the version of the tables' layout, in manifest.json and in every
 // Parquet file's key-value metadata (MetaSchemaVersion). 2: dictionary and plain
 // encodings, nullable columns, the verdicts table, plain keys on executions; the

@@ -1,11 +1,5 @@
 package schemas
 
-// Roles of a profiled program (ProfileRow.Role).
-const (
-	RoleGroundTruth = "ground_truth"
-	RoleTranslation = "translation"
-)
-
 // ProfileRow is one program profiled on a TRACE task's stress suite by the
 // efficiency job (seed 002, section 4 and appendix A.4): the task's ground-truth
 // target function, or a translation that passed the task's default tests. Times
@@ -18,7 +12,7 @@ type ProfileRow struct {
 	Corpus     string `parquet:"corpus,dict"`
 	SrcLang    string `parquet:"src_lang,dict"`
 	TgtLang    string `parquet:"tgt_lang,dict"`
-	Role       string `parquet:"role,dict"` // ground_truth | translation
+	Role       Role   `parquet:"role,dict"` // ground_truth | translation
 	// Status of the profiled runs: ok, compile_error, runtime_error, timeout,
 	// memory_limit, output_limit, infra_error.
 	Status Status `parquet:"status,dict"`
@@ -78,8 +72,6 @@ type ProfileRow struct {
 	NoSignalMem  bool    `parquet:"no_signal_mem"`
 }
 
-func (r ProfileRow) ShardKey() string { return r.ProblemID }
-
 // NoiseRow is one machine-noise probe of the efficiency job
 // (profile.MeasureNoise), on the core the profiles use, between two suites: Chunks
 // compute chunks (fixed integer work in registers) and as many cache chunks (a fixed
@@ -106,5 +98,3 @@ type NoiseRow struct {
 	CacheChunkMaxMs  float64 `parquet:"cache_chunk_max_ms,optional"`
 	CacheCV          float64 `parquet:"cache_cv,optional"`
 }
-
-func (r NoiseRow) ShardKey() string { return r.At }

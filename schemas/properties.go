@@ -51,6 +51,3 @@ type TransformationRow struct {
 	// SemanticsPreserving marks renameParam, addParam, addConditional, addLoop.
 	SemanticsPreserving bool `parquet:"semantics_preserving"`
 }
-
-func (r PropertyResultRow) ShardKey() string { return r.ProblemID }
-func (r TransformationRow) ShardKey() string { return r.ProblemID }

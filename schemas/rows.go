@@ -7,14 +7,14 @@ type TranslationRow struct {
 	ProblemID  string `parquet:"problem_id,dict"`
 	Corpus     string `parquet:"corpus,dict"`
 	// VariantID is "orig" for the original function, else the mutant/variant id.
-	VariantID string `parquet:"variant_id,dict"`
-	SrcLang   string `parquet:"src_lang,dict"`
-	TgtLang   string `parquet:"tgt_lang,dict"`
-	Sample    int32  `parquet:"sample"`
-	Status    string `parquet:"status,dict"`
-	Error     string `parquet:"error,optional,plain"`
-	Code      string `parquet:"code,optional,plain"`
-	Imports   string `parquet:"imports,optional,plain"`
+	VariantID string            `parquet:"variant_id,dict"`
+	SrcLang   string            `parquet:"src_lang,dict"`
+	TgtLang   string            `parquet:"tgt_lang,dict"`
+	Sample    int32             `parquet:"sample"`
+	Status    TranslationStatus `parquet:"status,dict"`
+	Error     string            `parquet:"error,optional,plain"`
+	Code      string            `parquet:"code,optional,plain"`
+	Imports   string            `parquet:"imports,optional,plain"`
 	// Entry is the name of the function the harness calls in Code.
 	Entry      string `parquet:"entry,optional,plain"`
 	PromptHash string `parquet:"prompt_hash,optional,plain"`
@@ -35,7 +35,7 @@ type ExecutionRow struct {
 	Corpus    string `parquet:"corpus,dict"`
 	// ProgramID identifies the program: "gold/<lang>" or "tr/<translator>/<src>-<tgt>/<sample>".
 	ProgramID  string `parquet:"program_id,dict"`
-	Role       string `parquet:"role,dict"` // gold | translation
+	Role       Role   `parquet:"role,dict"` // gold | translation | mutant | source
 	Translator string `parquet:"translator,optional,dict"`
 	VariantID  string `parquet:"variant_id,dict"`
 	Lang       string `parquet:"lang,dict"`
@@ -150,7 +150,7 @@ type ScoreRow struct {
 // ErrorRow records an input that could not be used, and why. It never stops a run.
 type ErrorRow struct {
 	Run       string `parquet:"run,dict"`
-	Stage     string `parquet:"stage,dict"` // ingest | translate | execute | ...
+	Stage     Stage  `parquet:"stage,dict"` // ingest | translate | execute | ...
 	Corpus    string `parquet:"corpus,optional,dict"`
 	ProblemID string `parquet:"problem_id,optional,dict"`
 	Lang      string `parquet:"lang,optional,dict"`
@@ -213,6 +213,3 @@ type MutantResultRow struct {
 	Expected      string `parquet:"expected,optional,plain"`
 	Actual        string `parquet:"actual,optional,plain"`
 }
-
-func (r VariantRow) ShardKey() string      { return r.ProblemID }
-func (r MutantResultRow) ShardKey() string { return r.ProblemID }

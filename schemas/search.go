@@ -30,11 +30,9 @@ type SearchRow struct {
 	PassRate float64 `parquet:"pass_rate,optional"`
 	// Status, Code and Entry are the step's translation of the original function
 	// (sample 0).
-	Status string `parquet:"status,dict"`
-	Code   string `parquet:"code,plain"`
-	Entry  string `parquet:"entry,plain"`
+	Status TranslationStatus `parquet:"status,dict"`
+	Code   string            `parquet:"code,plain"`
+	Entry  string            `parquet:"entry,plain"`
 	// Error is the translation's error, or why the search stopped at this step.
 	Error string `parquet:"error,plain"`
 }
-
-func (r SearchRow) ShardKey() string { return r.ProblemID }

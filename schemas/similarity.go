@@ -69,6 +69,3 @@ type SimilarityStatRow struct {
 	Hi         float64 `parquet:"hi,optional"`
 	N          int64   `parquet:"n"`
 }
-
-func (r SimilarityRow) ShardKey() string     { return r.ProblemID }
-func (r SimilarityStatRow) ShardKey() string { return r.Scope + r.Translator + r.Metric }

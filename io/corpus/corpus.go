@@ -449,10 +449,3 @@ func tasksFor(p *schemas.Problem) []schemas.Task {
 	}
 	return out
 }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}

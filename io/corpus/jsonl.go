@@ -12,6 +12,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/values"
 )
@@ -80,12 +81,12 @@ func scanJSONL(ctx context.Context, b *blob.Bucket, c *Corpus, o Options, proble
 			if !utf8.ValidString(line) {
 				// JSON decoding would turn the bytes into U+FFFD: an id or a test
 				// value would silently become another one
-				c.addError("", "", where+": not valid UTF-8", truncate(strings.ToValidUTF8(line, "?"), 200))
+				c.addError("", "", where+": not valid UTF-8", clip.String(strings.ToValidUTF8(line, "?"), 200))
 				return nil
 			}
 			if at, bad := values.LoneSurrogate(raw); bad {
 				// JSON decoding would turn it into U+FFFD, as with invalid UTF-8
-				c.addError(probeID(line), "", fmt.Sprintf("%s: lone surrogate %s in a string: not a Unicode character", where, line[at:at+6]), truncate(line, 200))
+				c.addError(probeID(line), "", fmt.Sprintf("%s: lone surrogate %s in a string: not a Unicode character", where, line[at:at+6]), clip.String(line, 200))
 				return nil
 			}
 			p, err := parseJSONLProblem(line, c.Name)
@@ -94,7 +95,7 @@ func scanJSONL(ctx context.Context, b *blob.Bucket, c *Corpus, o Options, proble
 				if p != nil {
 					id = p.ID
 				}
-				c.addError(id, "", fmt.Sprintf("%s: %v", where, err), truncate(line, 200))
+				c.addError(id, "", fmt.Sprintf("%s: %v", where, err), clip.String(line, 200))
 				return nil
 			}
 			if prev, dup := seen[p.ID]; dup {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"transmute/internal/clip"
 )
 
 // Syntax selects the literal syntax a test input is written in.
@@ -226,7 +228,7 @@ func arith(op byte, a, b any) (any, error) {
 			return json.Number(ia.Mul(ia, ib).String()), nil
 		case '^':
 			if ib.Sign() < 0 || ib.BitLen() > 16 || int64(ia.BitLen())*ib.Int64() > maxIntBits {
-				return nil, fmt.Errorf("unsupported power %s**%s", truncate(ia.String(), 20), ib)
+				return nil, fmt.Errorf("unsupported power %s**%s", clip.String(ia.String(), 20), ib)
 			}
 			return json.Number(ia.Exp(ia, ib, nil).String()), nil
 		}

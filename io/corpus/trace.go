@@ -8,6 +8,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 )
 
@@ -60,11 +61,11 @@ func ReadTrace(ctx context.Context, tb, tcb *blob.Bucket) (*Corpus, error) {
 		where := fmt.Sprintf("%s line %d", traceTasksKey, i+1)
 		var t traceTask
 		if err := json.Unmarshal([]byte(line), &t); err != nil {
-			c.addError("", "", fmt.Sprintf("bad JSON in %s: %v", where, err), truncate(line, 200))
+			c.addError("", "", fmt.Sprintf("bad JSON in %s: %v", where, err), clip.String(line, 200))
 			continue
 		}
 		if t.SampleID == "" {
-			c.addError("", "", fmt.Sprintf("%s has no sample_id", where), truncate(line, 200))
+			c.addError("", "", fmt.Sprintf("%s has no sample_id", where), clip.String(line, 200))
 			continue
 		}
 		if !schemas.IsLanguage(t.SrcLang) || !schemas.IsLanguage(t.TgtLang) || t.SrcLang == t.TgtLang {

@@ -11,6 +11,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/values"
 )
@@ -59,12 +60,12 @@ func ReadTranscoder(ctx context.Context, b *blob.Bucket) (*Corpus, error) {
 		}
 		var row map[string]any
 		if err := json.Unmarshal([]byte(line), &row); err != nil {
-			c.addError("", "", fmt.Sprintf("bad JSON in %s line %d: %v", goldKey, i+1, err), truncate(line, 200))
+			c.addError("", "", fmt.Sprintf("bad JSON in %s line %d: %v", goldKey, i+1, err), clip.String(line, 200))
 			continue
 		}
 		id, _ := row["sample_id"].(string)
 		if id == "" {
-			c.addError("", "", fmt.Sprintf("%s line %d has no sample_id", goldKey, i+1), truncate(line, 200))
+			c.addError("", "", fmt.Sprintf("%s line %d has no sample_id", goldKey, i+1), clip.String(line, 200))
 			continue
 		}
 		if seen[id] {
@@ -267,7 +268,7 @@ func javaParams(script string) ([][]any, error) {
 			return nil, fmt.Errorf("param%d: %v", k, err)
 		}
 		if rest := strings.TrimLeft(script[m[1]+n:], " \t\r\n"); !strings.HasPrefix(rest, ")") {
-			return nil, fmt.Errorf("param%d: unexpected %q after the value", k, truncate(rest, 20))
+			return nil, fmt.Errorf("param%d: unexpected %q after the value", k, clip.String(rest, 20))
 		}
 		cols[k] = append(cols[k], v)
 	}

@@ -6,16 +6,18 @@ import (
 	"math"
 	"sort"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
 // Stage is the ErrorRow stage of the consistency job.
-const Stage = "consistency"
+const Stage = schemas.StageConsistency
 
 // Repair outcomes (RepairRow.Reason).
 const (
@@ -53,7 +55,7 @@ type side struct {
 	fn       schemas.Function
 	variants []Variant // those whose source ran (identifier ones: kept outputs)
 	all      []Variant
-	results  map[string]execute.Result // "orig" or variant id
+	results  map[string]execute.Result // schemas.VariantOrig or variant id
 }
 
 type transl struct {
@@ -66,10 +68,7 @@ type transl struct {
 func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	p := it.Problem
 	var out Output
-	errRow := func(lang, reason, detail string) {
-		out.Errors = append(out.Errors, schemas.ErrorRow{Run: r.Run, Stage: Stage, Corpus: p.Corpus,
-			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
-	}
+	errRow := runner.Errors(r.Run, Stage, p, &out.Errors)
 	if len(p.Tests) == 0 {
 		errRow("", "no tests", "")
 		return out
@@ -79,59 +78,46 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		errRow("", "bad return type", err.Error())
 		return out
 	}
-	type dir struct{ src, tgt string }
-	var dirs []dir
-	seenDir := map[dir]bool{}
-	for _, t := range it.Tasks {
-		d := dir{t.SrcLang, t.TgtLang}
-		if !seenDir[d] {
-			seenDir[d] = true
-			dirs = append(dirs, d)
-		}
-	}
-	sort.Slice(dirs, func(i, j int) bool { return dirs[i].src+dirs[i].tgt < dirs[j].src+dirs[j].tgt })
+	type dir = schemas.Direction
+	dirs := it.Directions()
 	trsOf := map[dir][]translate.Translator{}
-	for _, d := range dirs {
-		for _, tr := range r.Translators {
-			if translate.Supports(tr, d.src, d.tgt) && tr.TranslatesVariants() {
-				trsOf[d] = append(trsOf[d], tr)
-			}
-		}
+	for _, d := range runner.Directions(dirs, r.Translators, "the consistency job", errRow) {
+		trsOf[d.Direction] = d.Translators
 	}
 
 	// 1. Variants of each source language, run with the original.
 	sides := map[string]*side{}
 	for _, d := range dirs {
-		if len(trsOf[d]) == 0 || sides[d.src] != nil {
+		if len(trsOf[d]) == 0 || sides[d.Src] != nil {
 			continue
 		}
-		f, ok := p.Function(d.src)
+		f, ok := p.Function(d.Src)
 		if !ok {
-			errRow(d.src, "no source function", "")
+			errRow(d.Src, "no source function", "")
 			continue
 		}
-		vs, _, err := Generate(d.src, f.Code, f.Imports, f.Name, r.Table, r.Options)
+		vs, _, err := Generate(d.Src, f.Code, f.Imports, f.Name, r.Table, r.Options)
 		if err != nil {
-			errRow(d.src, "variant generation failed", err.Error())
+			errRow(d.Src, "variant generation failed", err.Error())
 			continue
 		}
 		s := &side{fn: f, all: vs}
-		sides[d.src] = s
-		b := r.batch(p, d.src)
-		b.Candidates = append(b.Candidates, execute.Candidate{ID: "orig", Code: f.Code, Imports: f.Imports, Entry: f.Name})
+		sides[d.Src] = s
+		b := r.exec().Batch(p, d.Src)
+		b.Candidates = append(b.Candidates, execute.Candidate{ID: schemas.VariantOrig, Code: f.Code, Imports: f.Imports, Entry: f.Name})
 		for _, v := range vs {
 			out.Variants = append(out.Variants, schemas.VariantRow{Run: r.Run, ProblemID: p.ID, Corpus: p.Corpus,
-				VariantID: v.ID, Kind: schemas.VariantKindContextSimilar, Lang: d.src, Operator: string(v.Kind),
+				VariantID: v.ID, Kind: schemas.VariantKindContextSimilar, Lang: d.Src, Operator: string(v.Kind),
 				Line: int32(v.Line), Col: int32(v.Col), Original: v.Old, Mutated: v.New, Code: v.Code})
 			b.Candidates = append(b.Candidates, execute.Candidate{ID: v.ID, Code: v.Code, Imports: f.Imports, Entry: f.Name})
 		}
-		s.results = r.run(ctx, p, b, errRow)
+		s.results = r.exec().RunBatch(ctx, b, errRow)
 		for _, c := range b.Candidates {
-			out.Executions = append(out.Executions, summaryRow(r.Run, p, d.src, "source", "", c.ID, s.results[c.ID]))
+			out.Executions = append(out.Executions, summaryRow(r.Run, p, d.Src, schemas.RoleSource, c.ID, s.results[c.ID]))
 		}
-		orig := s.results["orig"]
+		orig := s.results[schemas.VariantOrig]
 		if orig.Status != schemas.StatusOK {
-			errRow(d.src, "source original failed", string(orig.Status)+": "+clip(orig.Detail, 500))
+			errRow(d.Src, "source original failed", string(orig.Status)+": "+clip.String(orig.Detail, 500))
 			continue
 		}
 		so := outcomes(orig, len(p.Tests))
@@ -141,10 +127,10 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 			case res.Status != schemas.StatusOK:
 				// A variant that does not run (a literal that makes it loop) tests nothing.
 				if v.Kind == KindIdentifier {
-					errRow(d.src, "identifier variant changed outputs", fmt.Sprintf("%s->%s: program %s", v.Old, v.New, res.Status))
+					errRow(d.Src, "identifier variant changed outputs", fmt.Sprintf("%s->%s: program %s", v.Old, v.New, res.Status))
 				}
 			case v.Kind == KindIdentifier && !sameAll(ret, r.Tolerance, so, outcomes(res, len(p.Tests))):
-				errRow(d.src, "identifier variant changed outputs", fmt.Sprintf("%s->%s", v.Old, v.New))
+				errRow(d.Src, "identifier variant changed outputs", fmt.Sprintf("%s->%s", v.Old, v.New))
 			default:
 				s.variants = append(s.variants, v)
 			}
@@ -153,32 +139,23 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 
 	// 2. Translate the original and every usable variant.
 	trans := map[string]*transl{} // translator|src|tgt|variant
-	key := func(tr string, d dir, variant string) string { return tr + "|" + d.src + "|" + d.tgt + "|" + variant }
+	key := func(tr string, d dir, variant string) string { return tr + "|" + d.Src + "|" + d.Tgt + "|" + variant }
 	for _, d := range dirs {
-		s := sides[d.src]
-		if s == nil || s.results["orig"].Status != schemas.StatusOK {
+		s := sides[d.Src]
+		if s == nil || s.results[schemas.VariantOrig].Status != schemas.StatusOK {
 			continue
 		}
-		units := []struct{ id, code string }{{"orig", s.fn.Code}}
+		units := []struct{ id, code string }{{schemas.VariantOrig, s.fn.Code}}
 		for _, v := range s.variants {
 			units = append(units, struct{ id, code string }{v.ID, v.Code})
 		}
 		for _, tr := range trsOf[d] {
 			for _, u := range units {
-				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.id, SrcLang: d.src, TgtLang: d.tgt,
+				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.id, SrcLang: d.Src, TgtLang: d.Tgt,
 					Code: u.code, Imports: s.fn.Imports, Entry: s.fn.Name, Params: p.Params, Returns: p.Returns}
-				res, err := tr.Translate(ctx, req)
-				if err != nil {
-					res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
-				}
-				if len(res) == 0 {
-					res = []translate.Translation{{Status: schemas.TranslationMissing}}
-				}
-				t := res[0]
-				trans[key(tr.Name(), d, u.id)] = &transl{tr: t, prog: fmt.Sprintf("tr/%s/%s-%s/%s", tr.Name(), d.src, d.tgt, u.id)}
-				out.Translations = append(out.Translations, schemas.TranslationRow{Run: r.Run, Translator: tr.Name(),
-					ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.id, SrcLang: d.src, TgtLang: d.tgt, Sample: t.Sample,
-					Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports, Entry: t.Entry, LatencyMs: t.LatencyMs})
+				t := runner.Translate(ctx, tr, tr.Name(), req)[0]
+				trans[key(tr.Name(), d, u.id)] = &transl{tr: t, prog: fmt.Sprintf("tr/%s/%s-%s/%s", tr.Name(), d.Src, d.Tgt, u.id)}
+				out.Translations = append(out.Translations, runner.TranslationRow(r.Run, p, tr.Name(), u.id, d, t))
 			}
 		}
 	}
@@ -188,7 +165,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	r.runTranslations(ctx, p, trans, sides, errRow)
 	for _, x := range sortedTrans(trans) {
 		if x.res != nil {
-			out.Executions = append(out.Executions, summaryRow(r.Run, p, "", "translation", "", x.prog, *x.res))
+			out.Executions = append(out.Executions, summaryRow(r.Run, p, "", schemas.RoleTranslation, x.prog, *x.res))
 		}
 	}
 
@@ -200,28 +177,28 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 		execBad  int
 		minScore float64
 		order    []int
-		cands    []string // variant ids, index 0 = "orig"
+		cands    []string // variant ids, index 0 = schemas.VariantOrig
 		mapped   map[int]string
 		unmapped []string
 	}
 	var repairs []*pending
 	for _, d := range dirs {
-		s := sides[d.src]
-		if s == nil || s.results["orig"].Status != schemas.StatusOK {
+		s := sides[d.Src]
+		if s == nil || s.results[schemas.VariantOrig].Status != schemas.StatusOK {
 			continue
 		}
-		so := outcomes(s.results["orig"], len(p.Tests))
+		so := outcomes(s.results[schemas.VariantOrig], len(p.Tests))
 		for _, tr := range trsOf[d] {
-			to := trans[key(tr.Name(), d, "orig")]
+			to := trans[key(tr.Name(), d, schemas.VariantOrig)]
 			var docs [][]string
 			tokOf := map[string][]string{}
-			ids := []string{"orig"}
+			ids := []string{schemas.VariantOrig}
 			for _, v := range s.variants {
 				ids = append(ids, v.ID)
 			}
 			for _, id := range ids {
 				x := trans[key(tr.Name(), d, id)]
-				tokOf[id] = Tokens(d.tgt, x.tr.Code)
+				tokOf[id] = Tokens(d.Tgt, x.tr.Code)
 				docs = append(docs, tokOf[id])
 			}
 			idf := NewIDF(docs)
@@ -233,11 +210,11 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 			for _, v := range s.variants {
 				tv := trans[key(tr.Name(), d, v.ID)]
 				row := schemas.ConsistencyRow{Run: r.Run, Translator: tr.Name(), Corpus: p.Corpus, ProblemID: p.ID,
-					SrcLang: d.src, TgtLang: d.tgt, VariantID: v.ID, Kind: string(v.Kind), Old: v.Old, New: v.New,
+					SrcLang: d.Src, TgtLang: d.Tgt, VariantID: v.ID, Kind: string(v.Kind), Old: v.Old, New: v.New,
 					Half: HalfOf(p.ID), OrigStatus: to.tr.Status, VariantStatus: tv.tr.Status}
 				sc := map[Metric]float64{}
 				for _, m := range Metrics {
-					sc[m] = ConsistencyScore(m, tokOf["orig"], tokOf[v.ID], idf)
+					sc[m] = ConsistencyScore(m, tokOf[schemas.VariantOrig], tokOf[v.ID], idf)
 					minScore[m] = math.Min(minScore[m], sc[m])
 				}
 				row.LCS, row.ED, row.TFIDF, row.BLEU = sc[MetricLCS], sc[MetricED], sc[MetricTFIDF], sc[MetricBLEU]
@@ -265,21 +242,21 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 					mapped: map[int]string{}}
 				// Map every variant's translation back first; rank the original's
 				// translation with those that could be mapped.
-				seqs := [][]string{tokOf["orig"]}
-				pd.cands = []string{"orig"}
+				seqs := [][]string{tokOf[schemas.VariantOrig]}
+				pd.cands = []string{schemas.VariantOrig}
 				for _, v := range s.variants {
 					x := trans[key(tr.Name(), d, v.ID)]
 					if x.tr.Status != schemas.TranslationOK {
 						continue
 					}
-					code, err := MapBack(d.tgt, x.tr.Code, v)
+					code, err := MapBack(d.Tgt, x.tr.Code, v)
 					if err != nil {
 						pd.unmapped = append(pd.unmapped, v.ID[:6]+": "+err.Error())
 						continue
 					}
 					pd.mapped[len(pd.cands)] = code
 					pd.cands = append(pd.cands, v.ID)
-					seqs = append(seqs, Tokens(d.tgt, code))
+					seqs = append(seqs, Tokens(d.Tgt, code))
 				}
 				pd.order, _ = Rank(m, seqs, idf)
 				repairs = append(repairs, pd)
@@ -291,38 +268,38 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	byLang := map[string][]execute.Candidate{}
 	seenCode := map[string]bool{}
 	for _, pd := range repairs {
-		orig := trans[key(pd.tr, pd.d, "orig")]
+		orig := trans[key(pd.tr, pd.d, schemas.VariantOrig)]
 		for _, code := range pd.mapped {
-			k := pd.d.tgt + "|" + code
+			k := pd.d.Tgt + "|" + code
 			if !seenCode[k] {
 				seenCode[k] = true
-				byLang[pd.d.tgt] = append(byLang[pd.d.tgt], execute.Candidate{ID: fmt.Sprintf("rep/%d", len(seenCode)),
+				byLang[pd.d.Tgt] = append(byLang[pd.d.Tgt], execute.Candidate{ID: fmt.Sprintf("rep/%d", len(seenCode)),
 					Code: code, Imports: orig.tr.Imports, Entry: orig.tr.Entry})
 			}
 		}
 	}
 	for lang, cs := range byLang {
-		b := r.batch(p, lang)
+		b := r.exec().Batch(p, lang)
 		b.Candidates = cs
-		res := r.run(ctx, p, b, errRow)
+		res := r.exec().RunBatch(ctx, b, errRow)
 		for _, c := range cs {
 			repRes[lang+"|"+c.Code] = res[c.ID]
 		}
 	}
 	for _, pd := range repairs {
-		s := sides[pd.d.src]
-		so := outcomes(s.results["orig"], len(p.Tests))
-		orig := trans[key(pd.tr, pd.d, "orig")]
+		s := sides[pd.d.Src]
+		so := outcomes(s.results[schemas.VariantOrig], len(p.Tests))
+		orig := trans[key(pd.tr, pd.d, schemas.VariantOrig)]
 		before := transOutcomes(orig, len(p.Tests))
-		row := schemas.RepairRow{Run: r.Run, Translator: pd.tr, Corpus: p.Corpus, ProblemID: p.ID, SrcLang: pd.d.src,
-			TgtLang: pd.d.tgt, RankMetric: string(pd.metric), ExecInconsistent: int32(pd.execBad), MinScore: pd.minScore,
+		row := schemas.RepairRow{Run: r.Run, Translator: pd.tr, Corpus: p.Corpus, ProblemID: p.ID, SrcLang: pd.d.Src,
+			TgtLang: pd.d.Tgt, RankMetric: string(pd.metric), ExecInconsistent: int32(pd.execBad), MinScore: pd.minScore,
 			Candidates: int32(len(pd.cands)), Before: orig.tr.Code, PassBefore: passRate(ret, r.Tolerance, so, before)}
 		row.PassAfter, row.After = row.PassBefore, row.Before
 		switch {
 		case len(pd.cands) < 2:
 			row.Reason = ReasonNoCandidates
 			if len(pd.unmapped) > 0 {
-				row.Reason += " (" + clip(joinSemi(pd.unmapped), 600) + ")"
+				row.Reason += " (" + clip.String(joinSemi(pd.unmapped), 600) + ")"
 			}
 		case pd.order[0] == 0:
 			row.Reason = ReasonOriginalBest
@@ -334,9 +311,9 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 					break
 				}
 				code := pd.mapped[ci]
-				res := repRes[pd.d.tgt+"|"+code]
+				res := repRes[pd.d.Tgt+"|"+code]
 				after := outcomes(res, len(p.Tests))
-				if bad := r.inconsistentWith(ret, s, so, after, pd.tr, pd.d.src, pd.d.tgt, trans); bad > 0 {
+				if bad := r.inconsistentWith(ret, s, so, after, pd.tr, pd.d.Src, pd.d.Tgt, trans); bad > 0 {
 					why = append(why, fmt.Sprintf("%s: inconsistent with %d variant translations", pd.cands[ci][:6], bad))
 					continue
 				}
@@ -346,7 +323,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 				break
 			}
 			if !row.Accepted && len(why) > 0 {
-				row.Reason += " (" + clip(joinSemi(why), 600) + ")"
+				row.Reason += " (" + clip.String(joinSemi(why), 600) + ")"
 			}
 		}
 		out.Repairs = append(out.Repairs, row)
@@ -369,7 +346,7 @@ func (r *Runner) inconsistentWith(ret values.Type, s *side, so, repaired []Outco
 }
 
 func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans map[string]*transl, sides map[string]*side,
-	errRow func(lang, reason, detail string)) {
+	errRow runner.ErrRow) {
 	byLang := map[string][]*transl{}
 	langOf := map[*transl]string{}
 	for k, x := range trans {
@@ -385,12 +362,12 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 		// Source programs of this language by text (the identity's translations).
 		srcByText := map[string]execute.Result{}
 		if s := sides[lang]; s != nil {
-			srcByText[s.fn.Imports+"\x00"+s.fn.Code] = s.results["orig"]
+			srcByText[s.fn.Imports+"\x00"+s.fn.Code] = s.results[schemas.VariantOrig]
 			for _, v := range s.all {
 				srcByText[s.fn.Imports+"\x00"+v.Code] = s.results[v.ID]
 			}
 		}
-		b := r.batch(p, lang)
+		b := r.exec().Batch(p, lang)
 		byCode := map[string][]*transl{}
 		for _, x := range xs {
 			if res, ok := srcByText[x.tr.Imports+"\x00"+x.tr.Code]; ok && x.tr.Entry == sides[lang].fn.Name {
@@ -407,7 +384,7 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 		if len(b.Candidates) == 0 {
 			continue
 		}
-		res := r.run(ctx, p, b, errRow)
+		res := r.exec().RunBatch(ctx, b, errRow)
 		for _, c := range b.Candidates {
 			rr := res[c.ID]
 			for _, x := range byCode[c.Imports+"\x00"+c.Code+"\x00"+c.Entry] {
@@ -417,25 +394,9 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 	}
 }
 
-func (r *Runner) batch(p schemas.Problem, lang string) execute.Batch {
-	return execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests,
-		Limits: r.Limits, StopAfterTimeouts: 1}
-}
-
-// run executes one batch; an engine failure turns every candidate into infra errors.
-func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, errRow func(lang, reason, detail string)) map[string]execute.Result {
-	out := map[string]execute.Result{}
-	if len(b.Candidates) == 0 {
-		return out
-	}
-	res, err := execute.RunOn(ctx, r.Engines, b, false)
-	if err != nil {
-		errRow(b.Lang, "engine failure", err.Error())
-	}
-	for i, c := range b.Candidates {
-		out[c.ID] = res[i]
-	}
-	return out
+// exec runs the problem's batches.
+func (r *Runner) exec() *runner.Runner {
+	return &runner.Runner{Run: r.Run, Engines: r.Engines, Limits: r.Limits}
 }
 
 // outcomes lists a program's outcome on each of n tests; a program that stopped
@@ -474,7 +435,7 @@ func transOutcomes(x *transl, n int) []Outcome {
 
 func programStatus(x *transl) string {
 	if x.tr.Status != schemas.TranslationOK {
-		return "translation_" + x.tr.Status
+		return "translation_" + string(x.tr.Status)
 	}
 	if x.res == nil {
 		return string(schemas.StatusNotRun)
@@ -502,16 +463,10 @@ func passRate(ret values.Type, tol values.Tolerance, src, got []Outcome) float64
 	}, len(src))
 }
 
-func summaryRow(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) schemas.ExecutionRow {
-	row := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
-		Translator: translator, Lang: lang, Status: r.Status, TestIndex: -1, TestStatus: r.Status,
-		Error: clip(r.Detail, 2000), CPUMicros: r.CPUTime.Microseconds(), WallMicros: r.WallTime.Microseconds(), MaxRSSKB: r.MaxRSSKB}
-	for _, t := range r.Tests {
-		if t.Status != schemas.StatusOK && row.Error == "" {
-			row.Error = clip(t.Error, 2000)
-		}
-	}
-	return row
+// summaryRow is the one executions row of a program: the job keeps no test rows.
+func summaryRow(run string, p schemas.Problem, lang string, role schemas.Role, id string, r execute.Result) schemas.ExecutionRow {
+	return runner.SummaryRow(schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
+		Lang: lang, Status: r.Status}, r)
 }
 
 func sortedTrans(m map[string]*transl) []*transl {
@@ -541,7 +496,7 @@ func splitKey(k string) []string {
 
 func show(o Outcome) string {
 	if o.Status == schemas.StatusOK {
-		return clip(o.Output, 60)
+		return clip.String(o.Output, 60)
 	}
 	return string(o.Status)
 }
@@ -555,11 +510,4 @@ func joinSemi(xs []string) string {
 		s += x
 	}
 	return s
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/profile"
 	"transmute/transforms/score"
@@ -173,7 +174,7 @@ func Millis(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // ProfileRowOf turns a profile.Report into a row (Beyond and reference fields are
 // filled later by ScoreTask).
-func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
+func ProfileRowOf(run string, t schemas.Task, role schemas.Role, translator string, tests int, core int, rep profile.Report) schemas.ProfileRow {
 	r := schemas.ProfileRow{Run: run, Translator: translator, ProblemID: t.ProblemID, Corpus: t.Corpus,
 		SrcLang: t.SrcLang, TgtLang: t.TgtLang, Role: role, Status: rep.Status, Detail: Clip(rep.Detail, 2000),
 		Tests: int32(tests), Repetitions: int32(len(rep.CPUTime)), Core: int32(core),
@@ -198,13 +199,8 @@ func ProfileRowOf(run string, t schemas.Task, role, translator string, tests int
 	return r
 }
 
-// Clip cuts s to n bytes, marking the cut with "...".
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
+// Clip is clip.String, under the name the efficiency pipeline calls.
+func Clip(s string, n int) string { return clip.String(s, n) }
 
 // Measures the Beyond scores are computed from (ProfileRow.TimeMeasure).
 const (

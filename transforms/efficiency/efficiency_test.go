@@ -74,7 +74,7 @@ func TestEfficiencyStressMatch(t *testing.T) {
 	}
 }
 
-func effProf(role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
+func effProf(role schemas.Role, tr string, cpu, rss float64, correct bool) schemas.ProfileRow {
 	return schemas.ProfileRow{Role: role, Translator: tr, Status: "ok", CPUMeanMs: cpu, RSSMeanKB: rss,
 		PassDefault: true, StressMatch: correct, Correct: correct, Repetitions: 5, SrcLang: "cpp", TgtLang: "java"}
 }
@@ -155,7 +155,7 @@ func TestEfficiencyScoreTask(t *testing.T) {
 }
 
 // effNoisy is a correct profile with a spread over its repetitions.
-func effNoisy(role, tr string, cpu, cpuStd, rss, rssStd float64) schemas.ProfileRow {
+func effNoisy(role schemas.Role, tr string, cpu, cpuStd, rss, rssStd float64) schemas.ProfileRow {
 	p := effProf(role, tr, cpu, rss, true)
 	p.CPUStdMs, p.RSSStdKB = cpuStd, rssStd
 	return p

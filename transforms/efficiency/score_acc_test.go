@@ -28,7 +28,7 @@ func randomOutcomes(rng *rand.Rand) []TaskOutcome {
 			if rng.IntN(6) == 0 {
 				o.NoSuite = true
 			}
-			prof := func(role, tr string) schemas.ProfileRow {
+			prof := func(role schemas.Role, tr string) schemas.ProfileRow {
 				correct := rng.IntN(4) > 0
 				st := schemas.Status("ok")
 				if rng.IntN(10) == 0 {

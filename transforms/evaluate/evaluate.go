@@ -11,11 +11,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/fidelity"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
 	"transmute/transforms/translate"
@@ -31,22 +32,17 @@ type Item struct {
 // Directions are the distinct (source, target) language pairs of the item's tasks,
 // sorted by source, then target: the order in which every job walks them, so that
 // its rows come out in the same order however the tasks were listed.
-func (it Item) Directions() [][2]string {
-	seen := map[[2]string]bool{}
-	var out [][2]string
+func (it Item) Directions() []schemas.Direction {
+	seen := map[schemas.Direction]bool{}
+	var out []schemas.Direction
 	for _, t := range it.Tasks {
-		d := [2]string{t.SrcLang, t.TgtLang}
+		d := schemas.DirectionOf(t)
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i][0] != out[j][0] {
-			return out[i][0] < out[j][0]
-		}
-		return out[i][1] < out[j][1]
-	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	return out
 }
 
@@ -89,11 +85,9 @@ func TranslationID(translator, src, tgt string, sample int32) string {
 	return fmt.Sprintf("tr/%s/%s-%s/%d", translator, src, tgt, sample)
 }
 
-type direction struct{ src, tgt string }
-
 type translated struct {
 	translator string
-	dir        direction
+	dir        schemas.Direction
 	tr         translate.Translation
 	id         string
 }
@@ -127,45 +121,30 @@ func (e *Evaluator) Translate(ctx context.Context, it Item) Translated {
 	for _, tr := range e.Translators {
 		out.Translators = append(out.Translators, tr.Name())
 	}
-	errRow := func(stage, lang, reason, detail string) {
+	errRow := func(stage schemas.Stage, lang, reason, detail string) {
 		out.Errors = append(out.Errors, schemas.ErrorRow{Run: e.Run, Stage: stage, Corpus: p.Corpus,
 			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
 	}
 	if len(p.Tests) == 0 {
-		errRow("evaluate", "", "no tests", "")
+		errRow(schemas.StageEvaluate, "", "no tests", "")
 		out.Done = true
 		return out
 	}
-	var dirList []direction
 	for _, d := range it.Directions() {
-		dirList = append(dirList, direction{d[0], d[1]})
-	}
-	for _, d := range dirList {
-		src, ok := p.Function(d.src)
+		src, ok := p.Function(d.Src)
 		if !ok {
-			errRow("translate", d.src, "no source function", "problem has no "+d.src+" function")
+			errRow(schemas.StageTranslate, d.Src, "no source function", "problem has no "+d.Src+" function")
 			continue
 		}
 		for _, tr := range e.Translators {
-			if !translate.Supports(tr, d.src, d.tgt) {
+			if !translate.Supports(tr, d.Src, d.Tgt) {
 				continue
 			}
-			req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src,
-				TgtLang: d.tgt, Code: src.Code, Imports: src.Imports, Entry: src.Name, Params: p.Params, Returns: p.Returns}
-			res, err := tr.Translate(ctx, req)
-			if err != nil {
-				res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
-			}
-			if len(res) == 0 {
-				res = []translate.Translation{{Status: schemas.TranslationMissing}}
-			}
-			for _, t := range res {
-				out.Translations = append(out.Translations, schemas.TranslationRow{Run: e.Run, Translator: tr.Name(),
-					ProblemID: p.ID, Corpus: p.Corpus, VariantID: "orig", SrcLang: d.src, TgtLang: d.tgt,
-					Sample: t.Sample, Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports,
-					Entry: t.Entry, PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn,
-					TokensOut: t.TokensOut, Cached: t.Cached, Raw: t.Raw})
-				if er, ok := translate.FailureRow(e.Run, p.Corpus, p.ID, tr.Name(), "orig", d.src, d.tgt, t); ok {
+			req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: schemas.VariantOrig, SrcLang: d.Src,
+				TgtLang: d.Tgt, Code: src.Code, Imports: src.Imports, Entry: src.Name, Params: p.Params, Returns: p.Returns}
+			for _, t := range runner.Translate(ctx, tr, tr.Name(), req) {
+				out.Translations = append(out.Translations, runner.TranslationRow(e.Run, p, tr.Name(), schemas.VariantOrig, d, t))
+				if er, ok := translate.FailureRow(e.Run, p.Corpus, p.ID, tr.Name(), schemas.VariantOrig, d.Src, d.Tgt, t); ok {
 					out.Errors = append(out.Errors, er)
 				}
 			}
@@ -184,7 +163,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	if t.Done {
 		return out
 	}
-	errRow := func(stage, lang, reason, detail string) {
+	errRow := func(stage schemas.Stage, lang, reason, detail string) {
 		out.Errors = append(out.Errors, schemas.ErrorRow{Run: e.Run, Stage: stage, Corpus: p.Corpus,
 			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
 	}
@@ -192,7 +171,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	var all []translated
 	byDir := map[string][]translated{} // translator|src|tgt -> samples
 	for _, r := range t.Translations {
-		x := translated{translator: r.Translator, dir: direction{r.SrcLang, r.TgtLang},
+		x := translated{translator: r.Translator, dir: schemas.Direction{Src: r.SrcLang, Tgt: r.TgtLang},
 			tr: translate.Translation{Sample: r.Sample, Status: r.Status, Error: r.Error, Code: r.Code, Imports: r.Imports,
 				Entry: r.Entry, PromptHash: r.PromptHash, LatencyMs: r.LatencyMs, TokensIn: r.TokensIn, TokensOut: r.TokensOut,
 				Cached: r.Cached},
@@ -209,7 +188,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	}
 	for _, x := range all {
 		if x.tr.Status == schemas.TranslationOK {
-			langs[x.dir.tgt] = true
+			langs[x.dir.Tgt] = true
 		}
 	}
 	langList := make([]string, 0, len(langs))
@@ -222,7 +201,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	results := ran.results
 	out.Executions = ran.rows
 	for _, x := range ran.errs {
-		errRow("execute", x.lang, x.reason, x.detail)
+		errRow(schemas.StageExecute, x.lang, x.reason, x.detail)
 	}
 
 	// 3. Harness fidelity: compare the golds across languages, mark language-dependent tests.
@@ -239,7 +218,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 		if r.Status == schemas.StatusCompileError || r.Status == schemas.StatusInfraError {
 			// A gold that cannot run is a corpus defect (TransCoder-test has gold functions
 			// calling helpers it does not ship), not a harness disagreement.
-			errRow("fidelity", lang, "gold function does not run: "+string(r.Status), clip(r.Detail, 2000))
+			errRow(schemas.StageFidelity, lang, "gold function does not run: "+string(r.Status), clip.String(r.Detail, 2000))
 			continue
 		}
 		golds = append(golds, fidelity.Gold{Lang: lang, Code: f.Code, Result: r})
@@ -247,7 +226,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	var runnable []fidelity.Gold
 	for _, g := range golds {
 		if broken, detail := fidelity.Broken(g, golds); broken {
-			errRow("fidelity", g.Lang, "gold function fails on every test", clip(detail, 2000))
+			errRow(schemas.StageFidelity, g.Lang, "gold function fails on every test", clip.String(detail, 2000))
 			continue
 		}
 		runnable = append(runnable, g)
@@ -273,7 +252,7 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 
 	// 4. Compare translations with both oracles, once per task (per corpus).
 	if retErr != nil {
-		errRow("evaluate", "", "bad return type", retErr.Error())
+		errRow(schemas.StageEvaluate, "", "bad return type", retErr.Error())
 		return out
 	}
 	var unsignedWidth uint // the C++ gold's unsigned return type, for MatchCppConversions
@@ -323,57 +302,8 @@ func (e *Evaluator) Execute(ctx context.Context, t Translated) Output {
 	return out
 }
 
-func executionRows(run string, p schemas.Problem, lang, role, translator, id string, r execute.Result) []schemas.ExecutionRow {
-	variant := "orig"
-	base := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
-		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status, Cached: r.Cached}
-	if r.Status == schemas.StatusCompileError || len(r.Tests) == 0 {
-		row := base
-		row.TestIndex = -1
-		row.TestStatus = r.Status
-		row.Error = clip(r.Detail, 4000)
-		row.CPUMicros = r.CPUTime.Microseconds()
-		row.WallMicros = r.WallTime.Microseconds()
-		row.MaxRSSKB = r.MaxRSSKB
-		return []schemas.ExecutionRow{row}
-	}
-	rows := make([]schemas.ExecutionRow, 0, len(r.Tests))
-	for _, t := range r.Tests {
-		row := base
-		row.TestIndex = t.Index
-		row.TestStatus = t.Status
-		row.Output = t.Output
-		row.Error = clip(t.Error, 2000)
-		row.CPUMicros = t.CPUTime.Microseconds()
-		row.WallMicros = t.WallTime.Microseconds()
-		row.MaxRSSKB = t.MaxRSSKB
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// Directions parses "java-python,python-cpp" (or "all") into pairs.
-func Directions(spec string) ([][2]string, error) {
-	if spec == "" || spec == "all" {
-		return nil, nil
-	}
-	var out [][2]string
-	for _, d := range strings.Split(spec, ",") {
-		a, b, ok := strings.Cut(strings.TrimSpace(d), "-")
-		if !ok || a == "" || b == "" {
-			return nil, fmt.Errorf("bad direction %q: want src-tgt, e.g. java-python", d)
-		}
-		out = append(out, [2]string{a, b})
-	}
-	return out, nil
-}
+// Directions parses "java-python,python-cpp" (or "all") into directions.
+func Directions(spec string) ([]schemas.Direction, error) { return schemas.ParseDirections(spec) }
 
 // ProbeID names the Python gold's run with C's division (probeSignedModulo).
 const ProbeID = "probe/c-divmod"
@@ -382,7 +312,7 @@ const ProbeID = "probe/c-divmod"
 // modulo when it disagrees with another language for no known reason; the
 // disagreements it then resolves get cause signed_modulo.
 func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, golds []fidelity.Gold, rows []schemas.FidelityRow,
-	errRow func(stage, lang, reason, detail string)) {
+	errRow func(stage schemas.Stage, lang, reason, detail string)) {
 	need := false
 	for _, r := range rows {
 		if r.Cause == fidelity.CauseOther && (r.LangA == schemas.Python || r.LangB == schemas.Python) {
@@ -402,7 +332,7 @@ func (e *Evaluator) probeSignedModulo(ctx context.Context, p schemas.Problem, go
 	res, failure := e.runBatch(ctx, execute.Batch{ProblemID: p.ID, Lang: schemas.Python, Params: p.Params, Returns: p.Returns,
 		Tests: p.Tests, Limits: e.Limits, Candidates: []execute.Candidate{{ID: ProbeID, Code: code, Imports: f.Imports, Entry: f.Name}}})
 	if failure != "" {
-		errRow("fidelity", schemas.Python, "engine failure", failure)
+		errRow(schemas.StageFidelity, schemas.Python, "engine failure", failure)
 		return
 	}
 	ret, err := values.ParseType(p.Returns)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"sync"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
+	"transmute/transforms/runner"
 	"transmute/transforms/values"
 )
 
@@ -61,7 +63,7 @@ func (e *Evaluator) runBatch(ctx context.Context, b execute.Batch) ([]execute.Re
 	case errors.Is(err, execute.ErrNoEngine):
 		return res, "no engine"
 	case err != nil:
-		return res, clip(err.Error(), 4000)
+		return res, clip.String(err.Error(), 4000)
 	}
 	return res, ""
 }
@@ -172,7 +174,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 		index := map[string]*program{}
 		var progs []*program
 		for _, t := range all {
-			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+			if t.dir.Tgt != lang || t.tr.Status != schemas.TranslationOK {
 				continue
 			}
 			k := programKey(t)
@@ -183,7 +185,7 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 				progs = append(progs, pr)
 			}
 			pr.ids = append(pr.ids, t.id)
-			pr.srcs[t.dir.src] = true
+			pr.srcs[t.dir.Src] = true
 		}
 		x.distinct += len(progs)
 		// A program runs on the tests that one of its own oracles decides: the target
@@ -274,15 +276,15 @@ func (e *Evaluator) execute(ctx context.Context, p schemas.Problem, all []transl
 	for _, lang := range langs {
 		if _, ok := p.Function(lang); ok {
 			if r, ok := x.results[GoldID(lang)]; ok {
-				x.rows = append(x.rows, executionRows(e.Run, p, lang, "gold", "", GoldID(lang), r)...)
+				x.rows = append(x.rows, runner.ExecutionRows(e.Run, p, runner.Program{Lang: lang, Role: schemas.RoleGold, ID: GoldID(lang), Variant: schemas.VariantOrig}, r, true)...)
 			}
 		}
 		for _, t := range all {
-			if t.dir.tgt != lang || t.tr.Status != schemas.TranslationOK {
+			if t.dir.Tgt != lang || t.tr.Status != schemas.TranslationOK {
 				continue
 			}
 			if r, ok := x.results[t.id]; ok {
-				x.rows = append(x.rows, executionRows(e.Run, p, lang, "translation", t.translator, t.id, r)...)
+				x.rows = append(x.rows, runner.ExecutionRows(e.Run, p, runner.Program{Lang: lang, Role: schemas.RoleTranslation, Translator: t.translator, ID: t.id, Variant: schemas.VariantOrig}, r, true)...)
 			}
 		}
 	}

@@ -367,7 +367,7 @@ func TestItemDirections(t *testing.T) {
 		{SrcLang: schemas.Python, TgtLang: schemas.Java}, {SrcLang: schemas.Cpp, TgtLang: schemas.Python},
 		{SrcLang: schemas.Python, TgtLang: schemas.Cpp}, {SrcLang: schemas.Cpp, TgtLang: schemas.Python},
 	}}
-	if got := fmt.Sprint(it.Directions()); got != "[[cpp python] [python cpp] [python java]]" {
+	if got := fmt.Sprint(it.Directions()); got != "[cpp-python python-cpp python-java]" {
 		t.Errorf("directions %s", got)
 	}
 }

@@ -19,7 +19,6 @@
 package mbta
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -29,6 +28,7 @@ import (
 	"transmute/transforms/execute"
 	"transmute/transforms/fidelity"
 	"transmute/transforms/mutate"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
 	"transmute/transforms/translate"
@@ -36,10 +36,10 @@ import (
 )
 
 // Stage is the ErrorRow stage of this package.
-const Stage = "mbta"
+const Stage = schemas.StageMBTA
 
 // ReasonNoVariants is the ErrorRow reason for translators that cannot translate mutants.
-const ReasonNoVariants = "translator cannot translate variants"
+const ReasonNoVariants = runner.ReasonNoVariants
 
 // Runner holds what MBTA on a problem needs. It is safe for concurrent use when
 // its translators and engines are.
@@ -150,13 +150,11 @@ func TranslationID(translator, src, tgt, variant string) string {
 	return fmt.Sprintf("tr/%s/%s-%s/%s", translator, src, tgt, variant)
 }
 
-type direction struct{ src, tgt string }
-
 // srcSide is the source side of one language: the original and its mutants.
 type srcSide struct {
 	fn      schemas.Function
 	mutants []mutate.Mutant
-	progOf  map[string]string // variant id ("orig" or mutant id) -> program id (shared by identical code)
+	progOf  map[string]string // variant id (schemas.VariantOrig or a mutant id) -> program id (shared by identical code)
 	results map[string]execute.Result
 }
 
@@ -173,71 +171,10 @@ func anomalous(r execute.Result) bool {
 	return false
 }
 
-func (m *Runner) batch(p schemas.Problem, lang string) execute.Batch {
-	// A timeout decides a variant (anomalous mutant, killed translation): its other
-	// tests need not run.
-	return execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: m.Limits,
-		StopAfterTimeouts: 1}
-}
-
-// run executes one batch; an engine failure turns every candidate into infra errors.
-func (m *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, out *Output, errRow func(lang, reason, detail string)) map[string]execute.Result {
-	results := map[string]execute.Result{}
-	if len(b.Candidates) == 0 {
-		return results
-	}
-	res, err := execute.RunOn(ctx, m.Engines, b, true)
-	if err != nil {
-		errRow(b.Lang, "engine failure", err.Error())
-	}
-	for i, c := range b.Candidates {
-		results[c.ID] = res[i]
-	}
-	return results
-}
-
-// executionRows renders one program run: every test when full, else a summary row
-// (TestIndex -1) plus the tests that did not end ok.
-func executionRows(run string, p schemas.Problem, lang, role, translator, id, variant string, r execute.Result, full bool) []schemas.ExecutionRow {
-	base := schemas.ExecutionRow{Run: run, ProblemID: p.ID, Corpus: p.Corpus, ProgramID: id, Role: role,
-		Translator: translator, VariantID: variant, Lang: lang, Status: r.Status, Cached: r.Cached}
-	var rows []schemas.ExecutionRow
-	if !full || r.Status == schemas.StatusCompileError || len(r.Tests) == 0 {
-		row := base
-		row.TestIndex = -1
-		row.TestStatus = r.Status
-		row.Error = clip(r.Detail, 4000)
-		if row.Error == "" {
-			for _, t := range r.Tests {
-				if t.Status != schemas.StatusOK {
-					row.Error = clip(t.Error, 2000)
-					break
-				}
-			}
-		}
-		row.CPUMicros = r.CPUTime.Microseconds()
-		row.WallMicros = r.WallTime.Microseconds()
-		row.MaxRSSKB = r.MaxRSSKB
-		rows = append(rows, row)
-		if r.Status == schemas.StatusCompileError {
-			return rows
-		}
-	}
-	for _, t := range r.Tests {
-		if !full && t.Status == schemas.StatusOK {
-			continue
-		}
-		row := base
-		row.TestIndex = t.Index
-		row.TestStatus = t.Status
-		row.Output = t.Output
-		row.Error = clip(t.Error, 2000)
-		row.CPUMicros = t.CPUTime.Microseconds()
-		row.WallMicros = t.WallTime.Microseconds()
-		row.MaxRSSKB = t.MaxRSSKB
-		rows = append(rows, row)
-	}
-	return rows
+// exec runs the problem's batches: every test of a candidate whose engine fails is
+// an infra error, since mutants are judged test by test.
+func (m *Runner) exec() *runner.Runner {
+	return &runner.Runner{Run: m.Run, Engines: m.Engines, Limits: m.Limits, InfraTests: true}
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -247,13 +184,6 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // programKey identifies a program by its text: what the engines compile and call.

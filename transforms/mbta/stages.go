@@ -5,10 +5,12 @@ import (
 	"slices"
 	"sort"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/mutate"
+	"transmute/transforms/runner"
 	"transmute/transforms/score"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
@@ -90,11 +92,8 @@ func (m *Runner) Evaluate(ctx context.Context, it evaluate.Item) Output {
 	return m.Execute(ctx, m.Translate(ctx, m.Expand(ctx, it)))
 }
 
-func (m *Runner) errRower(p schemas.Problem, out *Output) func(lang, reason, detail string) {
-	return func(lang, reason, detail string) {
-		out.Errors = append(out.Errors, schemas.ErrorRow{Run: m.Run, Stage: Stage, Corpus: p.Corpus,
-			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
-	}
+func (m *Runner) errRower(p schemas.Problem, out *Output) runner.ErrRow {
+	return runner.Errors(m.Run, Stage, p, &out.Errors)
 }
 
 // clipOutput lets a step append to rows it received without writing into the
@@ -130,20 +129,9 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	}
 
 	// Directions, and which translators take part in each.
-	skipped := map[string]bool{}
-	for _, d := range it.Directions() {
-		dir := Direction{SrcLang: d[0], TgtLang: d[1]}
-		for _, tr := range m.Translators {
-			if !translate.Supports(tr, dir.SrcLang, dir.TgtLang) {
-				continue
-			}
-			if !tr.TranslatesVariants() {
-				if !skipped[tr.Name()] {
-					skipped[tr.Name()] = true
-					errRow("", ReasonNoVariants, tr.Name()+" is skipped by MBTA (it only replays recorded translations)")
-				}
-				continue
-			}
+	for _, d := range runner.Directions(it.Directions(), m.Translators, "MBTA", errRow) {
+		dir := Direction{SrcLang: d.Src, TgtLang: d.Tgt}
+		for _, tr := range d.Translators {
 			dir.Translators = append(dir.Translators, tr.Name())
 		}
 		ex.Directions = append(ex.Directions, dir)
@@ -169,13 +157,14 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 			continue
 		}
 		done[src] = true
-		side := Side{Lang: src, Function: f, Mutants: ms, Programs: []VariantProgram{{"orig", SourceID(src)}}}
-		b := m.batch(p, src)
+		side := Side{Lang: src, Function: f, Mutants: ms, Programs: []VariantProgram{{schemas.VariantOrig, SourceID(src)}}}
+		run := m.exec()
+		b := run.Batch(p, src)
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(src), Code: f.Code, Imports: f.Imports, Entry: f.Name})
 		byCode := map[string]string{f.Code: SourceID(src)}
 		for _, mu := range ms {
 			out.Variants = append(out.Variants, schemas.VariantRow{Run: m.Run, ProblemID: p.ID, Corpus: p.Corpus,
-				VariantID: mu.ID, Kind: "mutant", Lang: src, Operator: mu.Operator, Line: int32(mu.Line),
+				VariantID: mu.ID, Kind: schemas.VariantMutant, Lang: src, Operator: mu.Operator, Line: int32(mu.Line),
 				Col: int32(mu.Col), Original: mu.Original, Mutated: mu.Replacement, Diff: mu.Diff, Code: mu.Code})
 			if id, ok := byCode[mu.Code]; ok {
 				side.Programs = append(side.Programs, VariantProgram{mu.ID, id})
@@ -191,23 +180,23 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 			// The original alone first; its time sets the mutants' limits.
 			orig := b
 			orig.Candidates = b.Candidates[:1]
-			results = m.run(ctx, p, orig, out, errRow)
+			results = run.RunBatch(ctx, orig, errRow)
 			rest := b
 			rest.Candidates = b.Candidates[1:]
 			rest.Limits, _ = m.mutantLimits(results[SourceID(src)])
-			for id, r := range m.run(ctx, p, rest, out, errRow) {
+			for id, r := range run.RunBatch(ctx, rest, errRow) {
 				results[id] = r
 			}
 		} else {
-			results = m.run(ctx, p, b, out, errRow)
+			results = run.RunBatch(ctx, b, errRow)
 		}
 		for _, c := range b.Candidates {
 			side.Runs = append(side.Runs, ProgramRun{Program: c.ID, Result: results[c.ID]})
-			role, variant, full := "mutant", c.ID[len(MutantProgramID(src, "")):], false
+			pg, full := runner.Program{Lang: src, Role: schemas.RoleMutant, ID: c.ID, Variant: c.ID[len(MutantProgramID(src, "")):]}, false
 			if c.ID == SourceID(src) {
-				role, variant, full = "gold", "orig", true
+				pg, full = runner.Program{Lang: src, Role: schemas.RoleGold, ID: c.ID, Variant: schemas.VariantOrig}, true
 			}
-			out.Executions = append(out.Executions, executionRows(m.Run, p, src, role, "", c.ID, variant, results[c.ID], full)...)
+			out.Executions = append(out.Executions, runner.ExecutionRows(m.Run, p, pg, results[c.ID], full)...)
 		}
 		ex.Sides = append(ex.Sides, side)
 	}
@@ -256,7 +245,7 @@ func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 		type unit struct {
 			variant, code string
 		}
-		units := []unit{{"orig", side.fn.Code}}
+		units := []unit{{schemas.VariantOrig, side.fn.Code}}
 		for _, mu := range side.mutants {
 			if r := side.results[side.progOf[mu.ID]]; anomalous(r) {
 				continue
@@ -270,7 +259,7 @@ func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 				if !ok {
 					req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.variant, SrcLang: d.SrcLang,
 						TgtLang: d.TgtLang, Code: u.code, Imports: side.fn.Imports, Entry: side.fn.Name, Params: p.Params, Returns: p.Returns}
-					res := translateOne(ctx, byName[name], name, req)
+					res := runner.Translate(ctx, byName[name], name, req)
 					// MBTA judges one translation per mutant: sample 0 (the first).
 					x = &Translation{Program: TranslationID(name, d.SrcLang, d.TgtLang, u.variant), Translator: name,
 						SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Translation: res[0]}
@@ -278,11 +267,9 @@ func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 				}
 				t.Uses = append(t.Uses, Use{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Program: x.Program})
 				tr := x.Translation
-				out.Translations = append(out.Translations, schemas.TranslationRow{Run: m.Run, Translator: name,
-					ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.variant, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
-					Sample: tr.Sample, Status: tr.Status, Error: tr.Error, Code: tr.Code, Imports: tr.Imports,
-					Entry: tr.Entry, PromptHash: tr.PromptHash, LatencyMs: tr.LatencyMs, TokensIn: tr.TokensIn,
-					TokensOut: tr.TokensOut, Cached: tr.Cached || ok})
+				row := runner.TranslationRow(m.Run, p, name, u.variant, schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang}, tr)
+				row.Cached = tr.Cached || ok
+				out.Translations = append(out.Translations, row)
 				if e, ok := translate.FailureRow(m.Run, p.Corpus, p.ID, name, u.variant, d.SrcLang, d.TgtLang, tr); ok {
 					out.Errors = append(out.Errors, e)
 				}
@@ -294,22 +281,6 @@ func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 	}
 	sort.Slice(t.Translations, func(i, j int) bool { return t.Translations[i].Program < t.Translations[j].Program })
 	return t
-}
-
-// translateOne returns at least one translation: a translator's error, or a
-// translator this Runner lacks (a misconfigured stage), is a translation error.
-func translateOne(ctx context.Context, tr translate.Translator, name string, req translate.Request) []translate.Translation {
-	if tr == nil {
-		return []translate.Translation{{Status: schemas.TranslationError, Error: "translator " + name + " is not open in this stage"}}
-	}
-	res, err := tr.Translate(ctx, req)
-	if err != nil {
-		res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
-	}
-	if len(res) == 0 {
-		res = []translate.Translation{{Status: schemas.TranslationMissing}}
-	}
-	return res
 }
 
 // Execute runs every distinct runnable translation in one batch per target
@@ -331,9 +302,9 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		return out
 	}
 	sides := ex.sideMap()
-	trsOf := map[direction][]string{}
+	trsOf := map[schemas.Direction][]string{}
 	for _, d := range ex.Directions {
-		trsOf[direction{d.SrcLang, d.TgtLang}] = d.Translators
+		trsOf[schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang}] = d.Translators
 	}
 	distinct := make([]*Translation, len(t.Translations))
 	byProg := map[string]*Translation{}
@@ -341,12 +312,12 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		distinct[i] = &t.Translations[i]
 		byProg[distinct[i].Program] = distinct[i]
 	}
-	tkey := func(tr string, d direction, variant string) string {
-		return tr + "\x1f" + d.src + "\x1f" + d.tgt + "\x1f" + variant
+	tkey := func(tr string, d schemas.Direction, variant string) string {
+		return tr + "\x1f" + d.Src + "\x1f" + d.Tgt + "\x1f" + variant
 	}
 	transOf := map[string]*Translation{} // translator|src|tgt|variant -> translation
 	for _, u := range t.Uses {
-		transOf[tkey(u.Translator, direction{u.SrcLang, u.TgtLang}, u.Variant)] = byProg[u.Program]
+		transOf[tkey(u.Translator, schemas.Direction{Src: u.SrcLang, Tgt: u.TgtLang}, u.Variant)] = byProg[u.Program]
 	}
 
 	// Programs are run once per distinct text: a translation identical to a program of
@@ -375,7 +346,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		}
 	}
 	for _, lang := range sortedKeys(tgtLangs) {
-		b := m.batch(p, lang)
+		b := m.exec().Batch(p, lang)
 		// The target language's gold, when it is not a source side: the fidelity check
 		// below compares it with the source's.
 		if f, ok := p.Function(lang); ok && sides[lang] == nil {
@@ -398,7 +369,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		if len(b.Candidates) == 0 {
 			continue
 		}
-		for id, r := range m.run(ctx, p, b, &out, errRow) {
+		for id, r := range m.exec().RunBatch(ctx, b, errRow) {
 			tgtResults[id] = r
 		}
 	}
@@ -407,12 +378,14 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		if !ok {
 			continue
 		}
-		out.Executions = append(out.Executions, executionRows(m.Run, p, x.TgtLang, "translation", x.Translator, x.Program, x.Variant, r, x.Variant == "orig")...)
+		out.Executions = append(out.Executions, runner.ExecutionRows(m.Run, p, runner.Program{Lang: x.TgtLang, Role: schemas.RoleTranslation,
+			Translator: x.Translator, ID: x.Program, Variant: x.Variant}, r, x.Variant == schemas.VariantOrig)...)
 	}
 
 	for _, lang := range schemas.Languages {
 		if r, ok := tgtResults[SourceID(lang)]; ok && sides[lang] == nil {
-			out.Executions = append(out.Executions, executionRows(m.Run, p, lang, "gold", "", SourceID(lang), "orig", r, true)...)
+			out.Executions = append(out.Executions, runner.ExecutionRows(m.Run, p, runner.Program{Lang: lang, Role: schemas.RoleGold,
+				ID: SourceID(lang), Variant: schemas.VariantOrig}, r, true)...)
 		}
 	}
 	p.Tests = m.markLangDependent(p, sides, tgtResults)
@@ -422,24 +395,24 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 	funnels := map[string]FunnelCounts{}
 	caRows := map[string][]schemas.ResultRow{}
 	for _, dir := range ex.Directions {
-		d := direction{dir.SrcLang, dir.TgtLang}
-		side := sides[d.src]
+		d := schemas.Direction{Src: dir.SrcLang, Tgt: dir.TgtLang}
+		side := sides[d.Src]
 		if side == nil {
 			continue
 		}
-		srcOrig := side.results[SourceID(d.src)]
+		srcOrig := side.results[SourceID(d.Src)]
 		for _, name := range dir.Translators {
-			gk := name + "|" + d.src + "|" + d.tgt
+			gk := name + "|" + d.Src + "|" + d.Tgt
 			// The original: CA rows against the source function (sample 0).
-			if x := transOf[tkey(name, d, "orig")]; x != nil {
+			if x := transOf[tkey(name, d, schemas.VariantOrig)]; x != nil {
 				r, ran := tgtResults[x.Program]
 				prog := schemas.Status(x.Translation.Status) // nothing ran: the translation's status
 				if ran {
 					prog = r.Status
 				}
 				for ti, test := range p.Tests {
-					row := schemas.ResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, SrcLang: d.src,
-						TgtLang: d.tgt, Oracle: score.OracleSource, TestIndex: test.Index, LangDependent: test.LangDependent,
+					row := schemas.ResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, SrcLang: d.Src,
+						TgtLang: d.Tgt, Oracle: score.OracleSource, TestIndex: test.Index, LangDependent: test.LangDependent,
 						ProgramStatus: prog, Status: score.NoTranslation}
 					score.JudgeTest(&row, ti, srcOrig, r, ran, ret, m.Tolerance)
 					caRows[gk] = append(caRows[gk], row)
@@ -458,8 +431,8 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 					fun.AddTranslation(translated, tgt)
 				}
 				row := schemas.MutantResultRow{Run: m.Run, Translator: name, ProblemID: p.ID, VariantID: mu.ID,
-					Operator: mu.Operator, SrcLang: d.src, TgtLang: d.tgt, Verdict: verdict, Reason: reason,
-					FirstDiffTest: first, Expected: clip(exp, 2000), Actual: clip(act, 2000)}
+					Operator: mu.Operator, SrcLang: d.Src, TgtLang: d.Tgt, Verdict: verdict, Reason: reason,
+					FirstDiffTest: first, Expected: clip.String(exp, 2000), Actual: clip.String(act, 2000)}
 				mutantRows[gk] = append(mutantRows[gk], row)
 				out.MutantResults = append(out.MutantResults, row)
 			}
@@ -468,12 +441,12 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 	}
 	seenGroup := map[string]bool{}
 	for _, task := range it.Tasks {
-		d := direction{task.SrcLang, task.TgtLang}
-		if sides[d.src] == nil {
+		d := schemas.DirectionOf(task)
+		if sides[d.Src] == nil {
 			continue
 		}
 		for _, name := range trsOf[d] {
-			gk := name + "|" + d.src + "|" + d.tgt
+			gk := name + "|" + d.Src + "|" + d.Tgt
 			full := task.Corpus + "|" + gk
 			if seenGroup[full] {
 				continue
@@ -484,8 +457,8 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 				r.Corpus = task.Corpus
 				ca[i] = r
 			}
-			out.Groups = append(out.Groups, Group{Translator: name, Corpus: task.Corpus, SrcLang: d.src,
-				TgtLang: d.tgt, ProblemID: p.ID, Mutants: mutantRows[gk], Results: ca, Funnel: funnels[gk]})
+			out.Groups = append(out.Groups, Group{Translator: name, Corpus: task.Corpus, SrcLang: d.Src,
+				TgtLang: d.Tgt, ProblemID: p.ID, Mutants: mutantRows[gk], Results: ca, Funnel: funnels[gk]})
 		}
 	}
 	return out

@@ -12,22 +12,24 @@ import (
 	"strings"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/inspect"
 	"transmute/transforms/metamorph"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
 // Stage is the ErrorRow stage of the properties job.
-const Stage = "properties"
+const Stage = schemas.StageProperties
 
 // Error reasons.
 const (
-	ReasonNoVariants     = "translator cannot translate variants"
+	ReasonNoVariants     = runner.ReasonNoVariants
 	ReasonChangedOutputs = "semantics-preserving variant changed outputs"
 	ReasonSourceFails    = "source function does not run"
 )
@@ -99,18 +101,13 @@ func (r *Runner) seedFor(problem, lang string) uint64 {
 	return r.Seed ^ binary.BigEndian.Uint64(h[:8])
 }
 
-type direction struct{ src, tgt string }
-
 // Evaluate runs the properties job on one item. pool holds the problems merge may
 // take its second function from (the problem itself is skipped). It never fails:
 // what it cannot do becomes error rows.
 func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.Problem) Output {
 	p := it.Problem
 	var out Output
-	errRow := func(lang, reason, detail string) {
-		out.Errors = append(out.Errors, schemas.ErrorRow{Run: r.Run, Stage: Stage, Corpus: p.Corpus,
-			ProblemID: p.ID, Lang: lang, Reason: reason, Detail: detail})
-	}
+	errRow := runner.Errors(r.Run, Stage, p, &out.Errors)
 	if len(p.Tests) == 0 {
 		errRow("", "no tests", "")
 		return out
@@ -122,43 +119,22 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 	}
 	c := Context{Returns: ret, Tolerance: r.Tolerance}
 
-	dirSet := map[direction]bool{}
-	for _, t := range it.Tasks {
-		dirSet[direction{t.SrcLang, t.TgtLang}] = true
-	}
-	var dirs []direction
-	for d := range dirSet {
-		dirs = append(dirs, d)
-	}
-	sort.Slice(dirs, func(i, j int) bool { return dirs[i].src+dirs[i].tgt < dirs[j].src+dirs[j].tgt })
-	trsOf := map[direction][]translate.Translator{}
-	skipped := map[string]bool{}
-	for _, d := range dirs {
-		for _, tr := range r.Translators {
-			if !translate.Supports(tr, d.src, d.tgt) {
-				continue
-			}
-			if !tr.TranslatesVariants() {
-				if !skipped[tr.Name()] {
-					skipped[tr.Name()] = true
-					errRow("", ReasonNoVariants, tr.Name()+" is skipped by the properties job (it only replays recorded translations)")
-				}
-				continue
-			}
-			trsOf[d] = append(trsOf[d], tr)
-		}
+	dirs := it.Directions()
+	trsOf := map[schemas.Direction][]translate.Translator{}
+	for _, d := range runner.Directions(dirs, r.Translators, "the properties job", errRow) {
+		trsOf[d.Direction] = d.Translators
 	}
 
 	// 1. Variants and the source side of each language.
 	sides := map[string][]*program{}
 	ran := map[string]execute.Result{} // progKey -> result (sources, then translations)
 	for _, d := range dirs {
-		if len(trsOf[d]) == 0 || sides[d.src] != nil {
+		if len(trsOf[d]) == 0 || sides[d.Src] != nil {
 			continue
 		}
-		progs := r.sourceSide(ctx, p, d.src, pool, ran, &out, errRow)
+		progs := r.sourceSide(ctx, p, d.Src, pool, ran, &out, errRow)
 		if progs != nil {
-			sides[d.src] = progs
+			sides[d.Src] = progs
 		}
 	}
 
@@ -169,24 +145,18 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 	}
 	units := map[string][]unit{} // translator|src|tgt -> one per input, in sides order
 	for _, d := range dirs {
-		progs := sides[d.src]
+		progs := sides[d.Src]
 		if progs == nil {
 			continue
 		}
 		for _, tr := range trsOf[d] {
-			k := tr.Name() + "|" + d.src + "|" + d.tgt
+			k := tr.Name() + "|" + d.Src + "|" + d.Tgt
 			for _, pg := range progs {
-				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.src, TgtLang: d.tgt,
+				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.Src, TgtLang: d.Tgt,
 					Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry, Params: pg.fn.Params, Returns: pg.fn.Returns}
-				res, err := tr.Translate(ctx, req)
-				if err != nil {
-					res = []translate.Translation{{Status: schemas.TranslationError, Error: err.Error()}}
-				}
+				res := runner.Translate(ctx, tr, tr.Name(), req)
 				for _, t := range res {
-					out.Translations = append(out.Translations, schemas.TranslationRow{Run: r.Run, Translator: tr.Name(),
-						ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.src, TgtLang: d.tgt, Sample: t.Sample,
-						Status: t.Status, Error: t.Error, Code: t.Code, Imports: t.Imports, Entry: t.Entry,
-						PromptHash: t.PromptHash, LatencyMs: t.LatencyMs, TokensIn: t.TokensIn, TokensOut: t.TokensOut, Cached: t.Cached})
+					out.Translations = append(out.Translations, runner.TranslationRow(r.Run, p, tr.Name(), pg.id, d, t))
 				}
 				units[k] = append(units[k], unit{pg, res})
 			}
@@ -204,22 +174,22 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		for _, tr := range trsOf[d] {
-			for _, u := range units[tr.Name()+"|"+d.src+"|"+d.tgt] {
+			for _, u := range units[tr.Name()+"|"+d.Src+"|"+d.Tgt] {
 				for _, t := range u.samples {
 					if t.Status != schemas.TranslationOK {
 						continue
 					}
 					sig := sigKey(u.prog.fn)
-					pk := progKey(d.tgt, t.Imports, t.Code, t.Entry, sig)
+					pk := progKey(d.Tgt, t.Imports, t.Code, t.Entry, sig)
 					if _, done := ran[pk]; done || seen[pk] {
 						continue
 					}
 					seen[pk] = true
-					bk := d.tgt + "\x00" + sig
+					bk := d.Tgt + "\x00" + sig
 					if _, ok := batches[bk]; !ok {
 						order = append(order, bk)
 					}
-					batches[bk] = append(batches[bk], pending{d.tgt, u.prog.fn,
+					batches[bk] = append(batches[bk], pending{d.Tgt, u.prog.fn,
 						execute.Candidate{ID: pk, Code: t.Code, Imports: t.Imports, Entry: t.Entry}})
 				}
 			}
@@ -231,7 +201,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 		for _, x := range ps {
 			b.Candidates = append(b.Candidates, x.cand)
 		}
-		for id, res := range r.run(ctx, p, b, errRow) {
+		for id, res := range r.run(ctx, b, errRow) {
 			ran[id] = res
 		}
 	}
@@ -240,12 +210,12 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 	start := time.Now()
 	defer func() { out.CheckNanos += time.Since(start).Nanoseconds() }()
 	for _, d := range dirs {
-		progs := sides[d.src]
+		progs := sides[d.Src]
 		if progs == nil {
 			continue
 		}
 		for _, tr := range trsOf[d] {
-			us := units[tr.Name()+"|"+d.src+"|"+d.tgt]
+			us := units[tr.Name()+"|"+d.Src+"|"+d.Tgt]
 			obs := map[string][]Obs{}
 			n := 1
 			for _, u := range us {
@@ -255,15 +225,15 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 						os = append(os, MissingObs)
 						continue
 					}
-					res := ran[progKey(d.tgt, t.Imports, t.Code, t.Entry, sigKey(u.prog.fn))]
-					os = append(os, observe(d.tgt, t.Code, t.Entry, res))
+					res := ran[progKey(d.Tgt, t.Imports, t.Code, t.Entry, sigKey(u.prog.fn))]
+					os = append(os, observe(d.Tgt, t.Code, t.Entry, res))
 				}
 				obs[u.prog.id] = os
 				n = max(n, len(os))
 			}
 			row := func(pr Property, ids []string, v Verdict) {
 				wr := schemas.PropertyResultRow{Run: r.Run, Translator: tr.Name(), ProblemID: p.ID, Corpus: p.Corpus,
-					SrcLang: d.src, TgtLang: d.tgt, Property: pr.Name, Transformation: string(pr.Transformation),
+					SrcLang: d.Src, TgtLang: d.Tgt, Property: pr.Name, Transformation: string(pr.Transformation),
 					Inspection: string(pr.Inspection), K: int32(pr.K), Syntactic: pr.Syntactic(), Variants: strings.Join(ids, ","),
 					Samples: int32(n), Violated: v.Violated, WitnessTest: v.Test}
 				if v.Violated {
@@ -277,7 +247,7 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 			}
 			orig := progs[0]
 			for _, pr := range ByTransformation("") {
-				row(pr, []string{"orig"}, pr.Check(c, []Obs{orig.obs}, [][]Obs{obs["orig"]}))
+				row(pr, []string{schemas.VariantOrig}, pr.Check(c, []Obs{orig.obs}, [][]Obs{obs[schemas.VariantOrig]}))
 			}
 			var partner *program
 			for _, pg := range progs[1:] {
@@ -297,13 +267,13 @@ func (r *Runner) Evaluate(ctx context.Context, it evaluate.Item, pool []schemas.
 					mc := c
 					mc.FirstTest, mc.SecondTest = v.FirstTest, v.SecondTest
 					for _, pr := range ByTransformation(metamorph.Merge) {
-						row(pr, []string{"orig", partner.id, v.ID}, pr.Check(mc, []Obs{orig.obs, partner.obs, pg.obs},
-							[][]Obs{obs["orig"], obs[partner.id], obs[v.ID]}))
+						row(pr, []string{schemas.VariantOrig, partner.id, v.ID}, pr.Check(mc, []Obs{orig.obs, partner.obs, pg.obs},
+							[][]Obs{obs[schemas.VariantOrig], obs[partner.id], obs[v.ID]}))
 					}
 					continue
 				}
 				for _, pr := range ByTransformation(v.Transformation) {
-					row(pr, []string{"orig", v.ID}, pr.Check(c, []Obs{orig.obs, pg.obs}, [][]Obs{obs["orig"], obs[v.ID]}))
+					row(pr, []string{schemas.VariantOrig, v.ID}, pr.Check(c, []Obs{orig.obs, pg.obs}, [][]Obs{obs[schemas.VariantOrig], obs[v.ID]}))
 				}
 			}
 		}
@@ -329,7 +299,7 @@ func observe(lang, code, entry string, res execute.Result) Obs {
 // original and the merge partner, keeps the valid ones and returns the inputs:
 // the original first, then the valid variants and the partner.
 func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string, pool []schemas.Problem,
-	ran map[string]execute.Result, out *Output, errRow func(lang, reason, detail string)) []*program {
+	ran map[string]execute.Result, out *Output, errRow runner.ErrRow) []*program {
 	f, ok := p.Function(lang)
 	if !ok {
 		errRow(lang, "no source function", "problem has no "+lang+" function")
@@ -343,7 +313,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 			Corpus: p.Corpus, Lang: lang, Transformation: string(t), VariantID: vid, Outcome: outcome, Reason: reason,
 			SemanticsPreserving: t.PreservesSemantics()})
 	}
-	progs := []*program{{id: "orig", fn: mf}}
+	progs := []*program{{id: schemas.VariantOrig, fn: mf}}
 	byID := map[string]bool{}
 	per := max(r.VariantsPer, 1)
 	for _, t := range metamorph.Transformations {
@@ -425,7 +395,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 				b.Candidates = append(b.Candidates, execute.Candidate{ID: pk, Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry})
 			}
 		}
-		res := r.run(ctx, p, b, errRow)
+		res := r.run(ctx, b, errRow)
 		for _, pg := range ps {
 			pk := progKey(lang, pg.fn.Imports, pg.fn.Code, pg.fn.Entry, k)
 			pg.res = res[pk]
@@ -434,7 +404,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 	}
 	orig := progs[0]
 	if orig.res.Status != schemas.StatusOK {
-		errRow(lang, ReasonSourceFails, string(orig.res.Status)+": "+clip(orig.res.Detail, 500))
+		errRow(lang, ReasonSourceFails, string(orig.res.Status)+": "+clip.String(orig.res.Detail, 500))
 		return nil
 	}
 	if partner != nil && partner.res.Status != schemas.StatusOK {
@@ -476,10 +446,10 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 		if pg.res.Status == schemas.StatusCompileError || pg.res.Status == schemas.StatusInfraError {
 			if v.Transformation.PreservesSemantics() || v.Transformation == metamorph.Merge {
 				errRow(lang, ReasonChangedOutputs, fmt.Sprintf("%s variant %s: %s: %s", v.Transformation, v.ID,
-					pg.res.Status, clip(pg.res.Detail, 500)))
+					pg.res.Status, clip.String(pg.res.Detail, 500)))
 				trow(v.Transformation, v.ID, OutcomeChangedOutputs, string(pg.res.Status))
 			} else {
-				trow(v.Transformation, v.ID, OutcomeNoCompile, clip(pg.res.Detail, 500))
+				trow(v.Transformation, v.ID, OutcomeNoCompile, clip.String(pg.res.Detail, 500))
 			}
 			continue
 		}
@@ -528,8 +498,8 @@ func changed(c Context, v *metamorph.Variant, got, orig execute.Result, partner 
 			return fmt.Sprintf("test %d: the original has %d tests", j, len(orig.Tests))
 		}
 		if !sameOut(c, Out{want.Status, want.Output}, Out{t.Status, t.Output}) {
-			return fmt.Sprintf("test %d: want %s %s, got %s %s", j, want.Status, clip(want.Output+want.Error, 200),
-				t.Status, clip(t.Output+t.Error, 200))
+			return fmt.Sprintf("test %d: want %s %s, got %s %s", j, want.Status, clip.String(want.Output+want.Error, 200),
+				t.Status, clip.String(t.Output+t.Error, 200))
 		}
 	}
 	return ""
@@ -540,25 +510,7 @@ func (r *Runner) batch(problem, lang string, f metamorph.Function) execute.Batch
 		Limits: r.Limits, StopAfterTimeouts: 1}
 }
 
-// run executes one batch; an engine failure turns every candidate into infra errors.
-func (r *Runner) run(ctx context.Context, p schemas.Problem, b execute.Batch, errRow func(lang, reason, detail string)) map[string]execute.Result {
-	results := map[string]execute.Result{}
-	if len(b.Candidates) == 0 {
-		return results
-	}
-	res, err := execute.RunOn(ctx, r.Engines, b, false)
-	if err != nil {
-		errRow(b.Lang, "engine failure", err.Error())
-	}
-	for i, c := range b.Candidates {
-		results[c.ID] = res[i]
-	}
-	return results
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+// run executes one batch (runner.Runner.RunBatch).
+func (r *Runner) run(ctx context.Context, b execute.Batch, errRow runner.ErrRow) map[string]execute.Result {
+	return (&runner.Runner{Run: r.Run, Engines: r.Engines}).RunBatch(ctx, b, errRow)
 }

@@ -324,9 +324,9 @@ const (
 // Coverage classifies a result row's ProgramStatus.
 func Coverage(programStatus schemas.Status) string {
 	switch programStatus {
-	case schemas.TranslationMissing:
+	case schemas.Status(schemas.TranslationMissing):
 		return CoverageMissing
-	case schemas.TranslationError, schemas.TranslationUnsupported:
+	case schemas.Status(schemas.TranslationError), schemas.Status(schemas.TranslationUnsupported):
 		return CoverageFailed
 	}
 	return CoverageTranslated

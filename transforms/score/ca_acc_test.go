@@ -16,7 +16,7 @@ import (
 // oracles fail at random, translations match at random.
 func randomRows(rng *rand.Rand, tgt string) []schemas.ResultRow {
 	statuses := []schemas.Status{schemas.StatusOK, schemas.StatusOK, schemas.StatusCompileError, schemas.StatusRuntimeError,
-		schemas.TranslationMissing, schemas.TranslationError, schemas.TranslationUnsupported}
+		schemas.Status(schemas.TranslationMissing), schemas.Status(schemas.TranslationError), schemas.Status(schemas.TranslationUnsupported)}
 	var rows []schemas.ResultRow
 	problems := 1 + rng.IntN(12)
 	samples := 1 + rng.IntN(3)
@@ -113,7 +113,7 @@ func TestCACoverage(t *testing.T) {
 		case p < 3:
 			prog = schemas.StatusOK
 		case p == 3:
-			prog = schemas.TranslationError
+			prog = schemas.Status(schemas.TranslationError)
 		}
 		for _, o := range []string{OracleSource, OracleTargetGold} {
 			for ti := 0; ti < 2; ti++ {

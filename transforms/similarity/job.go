@@ -23,7 +23,7 @@ const (
 // hasTranslation tells a translation the translator gave, even empty or failed
 // (status ok or error: a recorded empty answer, a crash), which is scored as the
 // code it holds, from one it did not give at all.
-func hasTranslation(status string) bool {
+func hasTranslation(status schemas.TranslationStatus) bool {
 	return status != schemas.TranslationMissing && status != schemas.TranslationUnsupported
 }
 
@@ -149,7 +149,7 @@ func ScoreProblem(run string, p schemas.Problem, trs []schemas.TranslationRow, o
 		case !hasTranslation(t.Status):
 			// Defined values for the table (no code is as far from the reference as
 			// code can be); the analysis leaves these rows out.
-			row.Status, row.Error = StatusNoTranslation, "translation status "+t.Status+": "+t.Error
+			row.Status, row.Error = StatusNoTranslation, "translation status "+string(t.Status)+": "+t.Error
 			setAll(0)
 			row.RubyLevel = string(LevelTokens)
 			row.RefParses = r.Flat != nil
@@ -158,7 +158,7 @@ func ScoreProblem(run string, p schemas.Problem, trs []schemas.TranslationRow, o
 			if t.Status != schemas.TranslationOK {
 				// Real translator output that failed (an empty recorded answer, a
 				// crash): scored as the code it holds, usually none.
-				row.Error = "translation status " + t.Status + ": " + t.Error + " (scored as its code)"
+				row.Error = "translation status " + string(t.Status) + ": " + t.Error + " (scored as its code)"
 			}
 			h, err := Prepare(t.TgtLang, t.Code, o)
 			if err != nil {

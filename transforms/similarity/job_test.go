@@ -16,7 +16,7 @@ import (
 func TestScoreAllAndAnalyze(t *testing.T) {
 	gold := "def f ( x ) :\n    m = 1\n    return x + m"
 	p := schemas.Problem{ID: "P", Functions: []schemas.Function{{Lang: "python", Code: gold}, {Lang: "java", Code: "static int f ( int x ) { return x + 1 ; }"}}}
-	tr := func(name, status, code string) schemas.TranslationRow {
+	tr := func(name string, status schemas.TranslationStatus, code string) schemas.TranslationRow {
 		return schemas.TranslationRow{Translator: name, ProblemID: "P", VariantID: "orig", SrcLang: "java", TgtLang: "python", Status: status, Code: code}
 	}
 	trs := []schemas.TranslationRow{

@@ -42,7 +42,7 @@ type Feedback struct {
 // Translation is one output (one sample) of a translator.
 type Translation struct {
 	Sample  int32
-	Status  string // schemas.Translation*
+	Status  schemas.TranslationStatus
 	Error   string
 	Code    string
 	Imports string

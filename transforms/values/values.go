@@ -17,6 +17,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"transmute/internal/clip"
 )
 
 // Kind is a base type.
@@ -117,7 +119,7 @@ func decode(raw []byte) (any, error) {
 func Canonical(t Type, raw string) (string, error) {
 	v, err := decode([]byte(raw))
 	if err != nil {
-		return "", fmt.Errorf("bad JSON %q: %v", truncate(raw, 80), err)
+		return "", fmt.Errorf("bad JSON %q: %v", clip.String(raw, 80), err)
 	}
 	var b strings.Builder
 	if err := canon(&b, t, v, false); err != nil {
@@ -378,13 +380,6 @@ func FormatFloat(f float64) string {
 		s += ".0"
 	}
 	return s
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 // Ranges of the integral kinds, as Java and C++ (LP64) declare them.

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"transmute/internal/clip"
 	"transmute/schemas"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
@@ -152,7 +153,7 @@ func (t *Translator) Translate(ctx context.Context, r translate.Request) ([]tran
 	case o.WallTimeout || o.CPUTimeout:
 		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("timed out after %v", t.timeout)
 	case o.ExitCode != 0:
-		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("exit %d %s: %s", o.ExitCode, o.Signal, clip(string(o.Stderr)))
+		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("exit %d %s: %s", o.ExitCode, o.Signal, clip.String(string(o.Stderr), 500))
 	case !usesOut && o.StdoutTruncated:
 		// what is left after the cap is not the program's translation
 		tr.Status, tr.Error = schemas.TranslationError, fmt.Sprintf("%s (%d bytes of standard output)", translate.CutPrefix, outputCap)
@@ -202,11 +203,4 @@ func readCapped(path string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit+1))
-}
-
-func clip(s string) string {
-	if len(s) > 500 {
-		return s[:500] + "…"
-	}
-	return s
 }

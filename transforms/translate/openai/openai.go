@@ -36,6 +36,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"transmute/internal/clip"
 	"transmute/io/cache"
 	"transmute/io/corpus"
 	"transmute/schemas"
@@ -558,10 +559,10 @@ func (t *Translator) once(ctx context.Context, body []byte) (answer, bool, error
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		return answer{}, true, &retryAfterError{status: resp.StatusCode, after: parseRetryAfter(resp.Header.Get("Retry-After")),
-			body: redact(clip(string(data), 300), t.key)}
+			body: redact(clip.String(string(data), 300), t.key)}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return answer{}, false, fmt.Errorf("HTTP %d: %s", resp.StatusCode, redact(clip(string(data), 300), t.key))
+		return answer{}, false, fmt.Errorf("HTTP %d: %s", resp.StatusCode, redact(clip.String(string(data), 300), t.key))
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(data, &cr); err != nil {
@@ -598,11 +599,4 @@ func redact(s, key string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[redacted]")
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -34,7 +34,7 @@ func TestMalformedLinesAreErrorRowsNotMissing(t *testing.T) {
 			t.Errorf("row %d: %+v, want detail containing %q", i, r, want[i])
 		}
 	}
-	for id, status := range map[string]string{"A": schemas.TranslationOK, "B": schemas.TranslationError, "C": schemas.TranslationError,
+	for id, status := range map[string]schemas.TranslationStatus{"A": schemas.TranslationOK, "B": schemas.TranslationError, "C": schemas.TranslationError,
 		"D": schemas.TranslationError, "NEVER": schemas.TranslationMissing} {
 		out, _ := tr.Translate(ctx, translate.Request{ProblemID: id, VariantID: OrigVariant, SrcLang: "java", TgtLang: "python"})
 		if len(out) != 1 || out[0].Status != status {

@@ -40,7 +40,9 @@ func TestStrictRecordedLines(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		id, status, err string
+		id     string
+		status schemas.TranslationStatus
+		err    string
 	}{{"A", schemas.TranslationError, "line 1: unknown field"}, {"B", schemas.TranslationOK, ""}, {"D", schemas.TranslationError, "line 4"}} {
 		out, _ := tr.Translate(ctx, translate.Request{ProblemID: c.id, VariantID: OrigVariant, SrcLang: "java", TgtLang: "python"})
 		if len(out) != 1 || out[0].Status != c.status || !strings.Contains(out[0].Error, c.err) {
