@@ -75,7 +75,7 @@ func (a *Augmenter) Augment(ctx context.Context, p schemas.Problem) Output {
 	kills := make([]int, len(v.Tests))
 	if !a.NoReduce && len(v.Golds) > 0 {
 		t0 = time.Now()
-		km, errs := a.Reducer.Matrix(ctx, p, v.Golds, v.Tests)
+		km, errs := a.Reducer.Matrix(ctx, p, v.Golds, v.Tests, v.Slowest)
 		for _, e := range errs {
 			e.Run = a.Run
 			out.Errors = append(out.Errors, e)

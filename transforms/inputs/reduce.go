@@ -21,7 +21,7 @@ type Reducer struct {
 	Tolerance values.Tolerance
 	Mutate    mutate.Options
 	// TimeFactor sets a mutant's per-test CPU limit to TimeFactor × the gold's
-	// slowest test plus 100 ms (within Limits), as MBTA's PIT-like timeout factor:
+	// slowest test plus 200 ms (within Limits), as MBTA's PIT-like timeout factor:
 	// a mutant that loops costs a fraction of the fixed limit. 0 means 10.
 	TimeFactor float64
 }
@@ -50,8 +50,9 @@ func (k KillMatrix) Killed(keep []int) map[int]bool {
 	return out
 }
 
-// Matrix runs the mutants of the golds in langs on tests.
-func (r *Reducer) Matrix(ctx context.Context, p schemas.Problem, langs []string, tests []schemas.Test) (KillMatrix, []schemas.ErrorRow) {
+// Matrix runs the golds in langs and their mutants on tests; slowest is each gold's
+// slowest test (Validated.Slowest), from which the mutants' time limits follow.
+func (r *Reducer) Matrix(ctx context.Context, p schemas.Problem, langs []string, tests []schemas.Test, slowest map[string]time.Duration) (KillMatrix, []schemas.ErrorRow) {
 	km := KillMatrix{Kills: make([][]int, len(tests))}
 	var errs []schemas.ErrorRow
 	errRow := func(lang, reason, detail string) {
@@ -78,23 +79,15 @@ func (r *Reducer) Matrix(ctx context.Context, p schemas.Problem, langs []string,
 		}
 		b := execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: tests,
 			Limits: r.Limits, StopAfterTimeouts: 1}
-		b.Candidates = []execute.Candidate{{ID: "gold", Code: f.Code, Imports: f.Imports, Entry: f.Name}}
-		res, err := execute.RunOn(ctx, r.Engines, b, true)
-		if err != nil {
-			errRow(lang, "engine failure", err.Error())
-			continue
-		}
-		gold := res[0]
-		var slowest time.Duration
-		for _, t := range gold.Tests {
-			slowest = max(slowest, t.CPUTime, t.WallTime)
-		}
 		lim := r.Limits.WithDefaults()
-		cpu := time.Duration(factor*float64(slowest)) + 100*time.Millisecond
-		b.Limits = r.Limits
+		// A wall limit well above the CPU one: on a loaded machine a quick test can
+		// wait longer than it runs.
+		cpu := time.Duration(factor*float64(slowest[lang])) + 200*time.Millisecond
 		b.Limits.CPUTime = min(cpu, lim.CPUTime)
-		b.Limits.WallTime = min(2*cpu+100*time.Millisecond, lim.WallTime)
-		b.Candidates = nil
+		b.Limits.WallTime = min(2*cpu+2*time.Second, lim.WallTime)
+		// The gold runs beside its mutants, under their limits: a gold that does not
+		// return within them leaves its test out of the matrix.
+		b.Candidates = []execute.Candidate{{ID: "gold", Code: f.Code, Imports: f.Imports, Entry: f.Name}}
 		seen := map[string]bool{f.Code: true}
 		var kept []mutate.Mutant
 		for _, m := range ms {
@@ -105,18 +98,19 @@ func (r *Reducer) Matrix(ctx context.Context, p schemas.Problem, langs []string,
 			kept = append(kept, m)
 			b.Candidates = append(b.Candidates, execute.Candidate{ID: m.ID, Code: m.Code, Imports: f.Imports, Entry: f.Name})
 		}
-		if len(b.Candidates) == 0 {
+		if len(kept) == 0 {
 			continue
 		}
-		mres, err := execute.RunOn(ctx, r.Engines, b, true)
+		res, err := execute.RunOn(ctx, r.Engines, b, true)
 		if err != nil {
 			errRow(lang, "engine failure", err.Error())
 			continue
 		}
+		gold := res[0]
 		for i, m := range kept {
 			mi := len(km.Mutants)
 			km.Mutants = append(km.Mutants, lang+"/"+m.ID)
-			mr := mres[i]
+			mr := res[i+1]
 			if mr.Status == schemas.StatusCompileError || mr.Status == schemas.StatusInfraError {
 				continue // a mutant that cannot run is nobody's kill
 			}

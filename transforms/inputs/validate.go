@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"time"
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
@@ -53,8 +54,10 @@ type Validated struct {
 	Origins []string
 	// Drops counts the dropped inputs per reason.
 	Drops map[string]int
-	// Golds are the languages whose golds judged the inputs.
-	Golds  []string
+	// Golds are the languages whose golds judged the inputs; Slowest is each one's
+	// slowest kept test (CPU or wall), which sets its mutants' time limits.
+	Golds   []string
+	Slowest map[string]time.Duration
 	Errors []schemas.ErrorRow
 }
 
@@ -65,7 +68,7 @@ func (v *Validator) Validate(ctx context.Context, p schemas.Problem, cands []Can
 		rounds = 4
 	}
 	n0 := len(p.Tests)
-	res := Validated{Drops: map[string]int{}}
+	res := Validated{Drops: map[string]int{}, Slowest: map[string]time.Duration{}}
 	// Smaller inputs first: a gold that times out on an input stops its worker, and
 	// the inputs after it must run again, so the slow (large) ones come last.
 	order := make([]int, len(cands))
@@ -142,6 +145,13 @@ func (v *Validator) Validate(ctx context.Context, p schemas.Problem, cands []Can
 			}
 			decided[c] = true
 			verdict[c], cause[c] = judge(golds, status, idx, disagree[idx])
+			if verdict[c] == "" {
+				for _, lang := range golds {
+					r := status[lang][idx]
+					d := time.Duration(max(r.CPUMicros, r.WallMicros)) * time.Microsecond
+					res.Slowest[lang] = max(res.Slowest[lang], d)
+				}
+			}
 		}
 		pending = next
 	}
