@@ -96,7 +96,7 @@ func (f *augmentFn) ProcessElement(ctx context.Context, _ string, batch func(*ev
 		}
 		maxMut := o.MaxMutants
 		if maxMut == 0 {
-			maxMut = 20
+			maxMut = 12
 		}
 		ev := &evaluate.Evaluator{Run: f.Run, Engines: t.engines, Tolerance: values.DefaultTolerance,
 			Limits: f.limits(), CppArgs: f.CppArgs}

@@ -58,7 +58,7 @@ type Validated struct {
 	// slowest kept test (CPU or wall), which sets its mutants' time limits.
 	Golds   []string
 	Slowest map[string]time.Duration
-	Errors []schemas.ErrorRow
+	Errors  []schemas.ErrorRow
 }
 
 // Validate runs the candidates and the original tests on p's golds.
@@ -96,9 +96,7 @@ func (v *Validator) Validate(ctx context.Context, p schemas.Problem, cands []Can
 		if round == 0 {
 			res.Golds = golds
 			res.Errors = out.Errors
-			for _, t := range out.Problem.Tests[len(pending):] {
-				originals = append(originals, t)
-			}
+			originals = append(originals, out.Problem.Tests[len(pending):]...)
 		}
 		if len(golds) == 0 {
 			for _, c := range pending {
