@@ -15,7 +15,7 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short test-corpora bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report
+.PHONY: all deps build run test test-short test-corpora bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report augment-shared
 
 # Plain `make` builds (the first rule is the default).
 all: build
@@ -232,3 +232,13 @@ portable: deps
 # Beam's boot loader, the launch binary), imported as an image where podman or docker is.
 image:
 	CONTAINER=$(CONTAINER) ROOTFS=$(ROOTFS) GO=$(GO) bash scripts/image.sh
+
+# New tests for the shared TransCoder-test sample (docs/AUGMENT.md): generated inputs
+# valid by the golds of every language, the reduced suite, and the augmented corpus
+# as JSONL under out/augment/corpus/ (augmented.jsonl, reduced.jsonl).
+AUGMENT_FLAGS ?=
+augment-shared: build
+	@test -d $(SHARED) || { echo "augment-shared needs $(SHARED)"; exit 1; }
+	@mkdir -p out
+	$(BIN) --job augment --corpus transcoder:$(SHARED)/transcoder-test --out out/augment --run augment-shared \
+	  $(AUGMENT_FLAGS) | tee out/augment-summary.txt

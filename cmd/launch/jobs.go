@@ -24,6 +24,7 @@ const (
 	jobConsistency jobKind = "consistency"
 	jobProperties  jobKind = "properties"
 	jobSimilarity  jobKind = "similarity"
+	jobAugment     jobKind = "augment"
 )
 
 // jobDef is what one --job builds, writes and prints; one table of them keeps the
@@ -34,6 +35,8 @@ type jobDef struct {
 	variantLimits bool
 	// fromRun: the job reads another run's tables (--from), not corpora and translators
 	fromRun bool
+	// noTranslators: the job reads corpora only (augment)
+	noTranslators bool
 	// check validates the job's own flags before the output is touched (nil: none)
 	check  func(c pipelines.Config) error
 	build  func(s beam.Scope, c pipelines.Config) error
@@ -96,6 +99,12 @@ func consistencyJob() jobDef {
 // validate checks the config as far as the job needs it.
 func (j jobDef) validate(c pipelines.Config) error {
 	if j.fromRun {
+		return c.ValidateSettings()
+	}
+	if j.noTranslators {
+		if len(c.Corpora) == 0 {
+			return fmt.Errorf("need at least one corpus (--corpus or a --config)")
+		}
 		return c.ValidateSettings()
 	}
 	return c.Validate()
