@@ -631,6 +631,10 @@ func (r *batchRun) runCandidate(ctx context.Context, bin string, g int) error {
 		r.e.stats.Runs++
 		r.e.stats.RunCPU += o.CPUTime
 		r.e.mu.Unlock()
+		res := &r.col.Results[g]
+		res.CPUTime += o.CPUTime
+		res.WallTime += o.WallTime
+		res.MaxRSSKB = max(res.MaxRSSKB, o.MaxRSSKB)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
