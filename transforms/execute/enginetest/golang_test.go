@@ -1,7 +1,15 @@
 package enginetest
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"transmute/io/corpus"
 	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/transpile/java2go"
 )
 
 // The Go engine's cases of the suite. Go's load-time code (init functions,
@@ -161,13 +169,15 @@ func f(x int) int { return x + 1 + closed }`},
 		// allowed at load time: nothing runs before the test
 		{name: "func_literal_var", imports: `import "os"`, code: "var quit = func() { os.Exit(3) }\n\nfunc f(x int) int { return x + 1 }"},
 	}
+	// A Go candidate's tests run in a sandboxed process of their own, whose parent is
+	// the sandbox's init: there is no server to stop, and PID 1 of a PID namespace
+	// takes no signal from inside it, so the stoppers of the parent (stop_server,
+	// tstp_server, kill_server, and stop_all, which stops everything but the caller
+	// and the init) do not apply; the candidate stopping itself or its group does.
 	stoppers[schemas.Go] = []stopper{
-		{name: "stop_parent", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(syscall.Getppid(), syscall.SIGSTOP)")},
-		{name: "tstp_parent", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(syscall.Getppid(), syscall.SIGTSTP)")},
 		{name: "stop_self", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)")},
+		{name: "tstp_self", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(syscall.Getpid(), syscall.SIGTSTP)")},
 		{name: "stop_group", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(0, syscall.SIGSTOP)")},
-		{name: "stop_all", stop: true, imports: goSignalImports, code: goStop("syscall.Kill(-1, syscall.SIGSTOP)")},
-		{name: "kill_parent", imports: goSignalImports, code: goStop("syscall.Kill(syscall.Getppid(), syscall.SIGKILL)")},
 	}
 	dims3Gold[schemas.Go] = []string{`func solve(X []byte, Y []byte, l int, r int, k int, dp [][][]int) int {
 	if k == 0 {
@@ -184,4 +194,60 @@ func f(x int) int { return x + 1 + closed }`},
 	return dp[l][r][k]
 }`}
 	dims3Memo[schemas.Go] = []string{"func memo(X []byte, Y []byte, l int, r int, k int, dp [][][]int) {\n\tsolve(X, Y, l, r, k, dp)\n}"}
+}
+
+// TestGoBatchedEqualsAlone is TestBatchedEqualsAlone for Go, whose recorded LLM
+// translations the corpora do not hold: on the sample's problems with a Go script in
+// gfg-extra, the Go gold and the builtin Java-to-Go translation of the Java gold run
+// in one batch and each alone, with the same results.
+func TestGoBatchedEqualsAlone(t *testing.T) {
+	t.Parallel()
+	dir := corporaDir(t)
+	goDir := filepath.Join(dir, "gfg-extra", "go")
+	if _, err := os.Stat(goDir); err != nil {
+		t.Skipf("no Go scripts: %v", err)
+	}
+	c, err := corpus.Load(context.Background(), "transcoder:"+filepath.Join(dir, "transcoder-test")+"?go="+goDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var probs []schemas.Problem
+	for _, p := range c.Problems {
+		if _, ok := p.Function(schemas.Go); ok {
+			probs = append(probs, p)
+		}
+	}
+	if os.Getenv("TRANSMUTE_FULL") != "1" && len(probs) > equivSubset {
+		var sub []schemas.Problem
+		for i := 0; i < equivSubset; i++ {
+			sub = append(sub, probs[i*len(probs)/equivSubset])
+		}
+		probs = sub
+	}
+	e := openEngine(t, schemas.Go)
+	n := 0
+	for _, p := range probs {
+		g, _ := p.Function(schemas.Go)
+		b := execute.Batch{ProblemID: p.ID, Lang: schemas.Go, Params: p.Params, Returns: p.Returns, Tests: p.Tests, Limits: equivLimits,
+			Candidates: []execute.Candidate{{ID: "gold", Code: g.Code, Imports: g.Imports, Entry: g.Name}}}
+		if j, ok := p.Function(schemas.Java); ok {
+			if r, err := java2go.Translate(j.Code); err == nil {
+				b.Candidates = append(b.Candidates, execute.Candidate{ID: "java2go", Code: r.Code, Imports: r.Imports, Entry: r.Entry})
+			}
+		}
+		batched := runBatch(t, e, b)
+		for i, cand := range b.Candidates {
+			one := b
+			one.Candidates = []execute.Candidate{cand}
+			alone := runBatch(t, e, one)[0]
+			n++
+			if d := sameResult(batched[i], alone); d != "" {
+				t.Errorf("%s %s: batched vs alone: %s", p.ID, cand.ID, d)
+			}
+		}
+		if batched[0].Status != schemas.StatusOK {
+			t.Errorf("%s: the Go gold: %s %s", p.ID, batched[0].Status, short(batched[0].Detail))
+		}
+	}
+	t.Logf("%d problems, %d candidates", len(probs), n)
 }

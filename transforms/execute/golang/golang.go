@@ -684,6 +684,12 @@ func (r *batchRun) runCandidate(ctx context.Context, bin string, g int) error {
 		status, msg := deathStatus(o)
 		r.col.Feed(testLine(g, next, status, msg, min(o.CPUTime, lim.CPUTime), min(o.WallTime, lim.WallTime)))
 		from = next + 1
+		if o.Stopped && from < n {
+			// a process that stayed stopped (SIGSTOP, SIGTSTP) was the candidate's doing:
+			// it would stop the next one too
+			r.col.MarkRest(g, schemas.StatusTimeout, "not run after the candidate's process stopped")
+			return nil
+		}
 		if status == schemas.StatusTimeout {
 			timeouts++
 		} else {

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
+	"transmute/transforms/values"
 )
 
 func TestMain(m *testing.M) {
@@ -98,4 +100,48 @@ func TestBatch(t *testing.T) {
 		t.Errorf("bad's message: %q", res[3].Detail)
 	}
 	t.Logf("stats %+v", e.Stats())
+}
+
+// TestLiteralRoundTrip returns each value as the Go literal values.GoLiteral writes,
+// from a candidate of the literal's Go type, in one batch: every output equals the
+// canonical value it was written from.
+func TestLiteralRoundTrip(t *testing.T) {
+	cases := []struct{ typ, raw string }{
+		{"int", "-2147483648"}, {"long", "9223372036854775807"}, {"double", "0.1"}, {"double", `"NaN"`},
+		{"double", `"-Infinity"`}, {"boolean", "true"}, {"char", `"q"`}, {"String", `"tab\t\"quote\" é"`},
+		{"int[]", "[1,-2,3]"}, {"long[][]", "[[1],[],[2,3]]"}, {"char[]", `["a","b"]`}, {"String[]", `["x",""]`},
+		{"double[]", "[1.5,-0.0]"}, {"boolean[]", "[false,true]"},
+	}
+	e := newEngine(t)
+	for _, c := range cases {
+		t.Run(c.typ, func(t *testing.T) {
+			t.Parallel()
+			roundTrip(t, e, c.typ, c.raw)
+		})
+	}
+}
+
+func roundTrip(t *testing.T, e *Engine, typName, raw string) {
+	c := struct{ typ, raw string }{typName, raw}
+	{
+		typ := values.MustParseType(c.typ)
+		want, err := values.Canonical(typ, c.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, err := values.GoLiteral(typ, want)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.typ, c.raw, err)
+		}
+		gt, _ := values.GoType(typ)
+		b := execute.Batch{ProblemID: "lit", Lang: schemas.Go, Params: params("int"), Returns: c.typ, Tests: tests("[0]"),
+			Candidates: []execute.Candidate{{ID: c.typ, Imports: `import "math"`, Code: fmt.Sprintf("func f(x int) %s { return %s }", gt, lit)}}}
+		res, err := e.Run(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res[0].Tests[0]; got.Status != schemas.StatusOK || !values.Equal(typ, got.Output, want, values.Tolerance{}) {
+			t.Errorf("%s %s: literal %s gave %s %s %s (%s)", c.typ, c.raw, lit, got.Status, got.Output, got.Error, res[0].Detail)
+		}
+	}
 }
