@@ -552,7 +552,7 @@ func (e *Engine) goBuild(ctx context.Context, w, mod string) (out string, failed
 	if err != nil {
 		return "", false, false, fmt.Errorf("go engine: run go build: %w", err)
 	}
-	if herr := handBack(w); herr != nil {
+	if herr := sandbox.HandBack(w); herr != nil {
 		return "", false, false, herr
 	}
 	out = string(o.Stdout) + string(o.Stderr)
@@ -576,21 +576,6 @@ func (e *Engine) goBuild(ctx context.Context, w, mod string) (out string, failed
 		out = fmt.Sprintf("go build exited with code %d", o.ExitCode)
 	}
 	return out, failed, limit, nil
-}
-
-// handBack gives dir and its files back to this process's user: the sandbox handed it
-// to the build's uid, which a later sandbox may lease.
-func handBack(dir string) error {
-	uid, gid := os.Getuid(), os.Getgid()
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := os.Lchown(p, uid, gid); err != nil && uid == 0 {
-			return err
-		}
-		return nil
-	})
 }
 
 // budget bounds the wall time of a process that runs left tests.
@@ -729,21 +714,33 @@ func deathStatus(o sandbox.Outcome) (schemas.Status, string) {
 	return schemas.StatusRuntimeError, describe(o)
 }
 
+// describe says how a process ended, with the Go runtime's own line for it (the
+// panic, the fatal error, the signal) rather than its goroutine dump.
 func describe(o sandbox.Outcome) string {
-	var s string
-	switch {
-	case o.Signal != "":
-		s = "killed by signal: " + o.Signal
-	case o.ExitCode != 0:
-		s = fmt.Sprintf("exited with code %d", o.ExitCode)
-	default:
-		s = "exited during the test"
+	why := "exited during the test"
+	if o.Signal != "" {
+		why = "killed by signal: " + o.Signal
+	} else if o.ExitCode != 0 {
+		why = fmt.Sprintf("exited with code %d", o.ExitCode)
 	}
-	if e := strings.TrimSpace(string(o.Stderr)); e != "" {
-		if len(e) > 500 {
-			e = e[:500] + "..."
-		}
-		s += ": " + e
+	if line := runtimeLine(string(o.Stderr)); line != "" {
+		why += ": " + line
 	}
-	return s
+	return why
+}
+
+// goFailure is the first line of a Go program's death: a panic, a fatal error, a
+// signal the runtime caught.
+var goFailure = regexp.MustCompile(`(?m)^(panic: .*|fatal error: .*|runtime: goroutine stack exceeds .*|SIGSEGV: .*|SIG[A-Z]+: .*)$`)
+
+// runtimeLine picks the line that tells why the runtime died, else the start of stderr.
+func runtimeLine(stderr string) string {
+	if m := goFailure.FindString(stderr); m != "" {
+		return strings.TrimSpace(m)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
+	if len(first) > 300 {
+		first = first[:300] + "..."
+	}
+	return first
 }

@@ -10,7 +10,7 @@ import (
 
 // helpers are the Go functions a translation may need, by name.
 var helpers = map[string]string{
-	"d2i": `func d2i(x float64) int32 {
+	"d2i": `func d2i(x float64) int {
 	switch {
 	case x != x:
 		return 0
@@ -19,9 +19,9 @@ var helpers = map[string]string{
 	case x <= -2147483648:
 		return -2147483648
 	}
-	return int32(x)
+	return int(x)
 }`,
-	"d2l": `func d2l(x float64) int64 {
+	"d2l": `func d2l(x float64) int {
 	switch {
 	case x != x:
 		return 0
@@ -30,7 +30,7 @@ var helpers = map[string]string{
 	case x <= -9223372036854775808:
 		return -9223372036854775808
 	}
-	return int64(x)
+	return int(x)
 }`,
 	"dstr": `func dstr(x float64) string {
 	if x == float64(int64(x)) && x < 1e7 && x > -1e7 {
@@ -38,13 +38,13 @@ var helpers = map[string]string{
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }`,
-	"abs32": `func abs32(x int32) int32 {
+	"abs32": `func abs32(x int) int {
 	if x < 0 {
 		return -x
 	}
 	return x
 }`,
-	"abs64": `func abs64(x int64) int64 {
+	"abs64": `func abs64(x int) int {
 	if x < 0 {
 		return -x
 	}
@@ -60,10 +60,10 @@ var helpers = map[string]string{
 	}
 	return d
 }`,
-	"indexOf": `func indexOf[T comparable](s []T, x T) int32 {
+	"indexOf": `func indexOf[T comparable](s []T, x T) int {
 	for i, v := range s {
 		if v == x {
-			return int32(i)
+			return i
 		}
 	}
 	return -1
@@ -143,7 +143,11 @@ func (t *tr) userCall(n *sitter.Node, name string) ex {
 	}
 	var cs []string
 	for i, a := range args {
-		cs = append(cs, t.conv(a, m.params[i], nodes[i]))
+		c := t.conv(a, m.params[i], nodes[i])
+		if m.entry && m.params[i] == "String" {
+			c = "[]byte(" + c + ")"
+		}
+		cs = append(cs, c)
 	}
 	return ex{code: goName(name) + "(" + strings.Join(cs, ", ") + ")", jt: m.ret}
 }
@@ -216,9 +220,9 @@ func (t *tr) staticCall(n *sitter.Node, cls, name string) ex {
 			t.one(n, args, 1)
 			t.imports["math/bits"] = true
 			if jt == "long" {
-				return ex{code: "int32(bits.OnesCount64(uint64(" + t.conv(args[0], jt, nodes[0]) + ")))", jt: "int"}
+				return ex{code: "bits.OnesCount64(uint64(" + t.conv(args[0], jt, nodes[0]) + "))", jt: "int"}
 			}
-			return ex{code: "int32(bits.OnesCount32(uint32(" + t.conv(args[0], jt, nodes[0]) + ")))", jt: "int"}
+			return ex{code: "bits.OnesCount32(uint32(" + t.conv(args[0], jt, nodes[0]) + "))", jt: "int"}
 		}
 	case "String":
 		if name == "valueOf" {
@@ -230,7 +234,7 @@ func (t *tr) staticCall(n *sitter.Node, cls, name string) ex {
 		}
 	case "Character":
 		t.one(n, args, 1)
-		c := t.conv(args[0], "char", nodes[0])
+		c := "rune(" + t.conv(args[0], "char", nodes[0]) + ")"
 		switch name {
 		case "isDigit":
 			return ex{code: "(" + c + " >= '0' && " + c + " <= '9')", jt: "boolean"}
@@ -251,12 +255,12 @@ func (t *tr) staticCall(n *sitter.Node, cls, name string) ex {
 			return ex{code: "unicode.IsSpace(" + c + ")", jt: "boolean"}
 		case "toUpperCase":
 			t.imports["unicode"] = true
-			return ex{code: "unicode.ToUpper(" + c + ")", jt: "char"}
+			return ex{code: "byte(unicode.ToUpper(" + c + "))", jt: "char"}
 		case "toLowerCase":
 			t.imports["unicode"] = true
-			return ex{code: "unicode.ToLower(" + c + ")", jt: "char"}
+			return ex{code: "byte(unicode.ToLower(" + c + "))", jt: "char"}
 		case "getNumericValue":
-			return ex{code: "int32(" + c + " - '0')", jt: "int"}
+			return ex{code: "int(" + c + " - '0')", jt: "int"}
 		}
 	case "Arrays":
 		switch name {
@@ -284,10 +288,10 @@ func (t *tr) stringCall(n *sitter.Node, s ex, name string) ex {
 	args, nodes := t.args(n)
 	switch name {
 	case "length":
-		return ex{code: "int32(len(" + s.code + "))", jt: "int"}
+		return ex{code: "len(" + s.code + ")", jt: "int"}
 	case "charAt":
 		t.one(n, args, 1)
-		return ex{code: "rune(" + s.code + "[" + stripParens(args[0].code) + "])", jt: "char"}
+		return ex{code: s.code + "[" + stripParens(args[0].code) + "]", jt: "char"}
 	case "substring":
 		switch len(args) {
 		case 1:
@@ -304,7 +308,7 @@ func (t *tr) stringCall(n *sitter.Node, s ex, name string) ex {
 	case "isEmpty":
 		return ex{code: "(len(" + s.code + ") == 0)", jt: "boolean"}
 	case "toCharArray":
-		return ex{code: "[]rune(" + s.code + ")", jt: "char[]"}
+		return ex{code: "[]byte(" + s.code + ")", jt: "char[]"}
 	case "contains":
 		t.one(n, args, 1)
 		t.imports["strings"] = true
@@ -312,12 +316,12 @@ func (t *tr) stringCall(n *sitter.Node, s ex, name string) ex {
 	case "indexOf":
 		if len(args) == 1 {
 			t.imports["strings"] = true
-			return ex{code: "int32(strings.Index(" + s.code + ", " + t.str(args[0], nodes[0]) + "))", jt: "int"}
+			return ex{code: "strings.Index(" + s.code + ", " + t.str(args[0], nodes[0]) + ")", jt: "int"}
 		}
 	case "compareTo":
 		t.one(n, args, 1)
 		t.imports["strings"] = true
-		return ex{code: "int32(strings.Compare(" + s.code + ", " + args[0].code + "))", jt: "int"}
+		return ex{code: "strings.Compare(" + s.code + ", " + args[0].code + ")", jt: "int"}
 	case "toString", "trim":
 		if name == "trim" {
 			t.imports["strings"] = true
@@ -341,7 +345,7 @@ func (t *tr) collCall(n *sitter.Node, o ex, name string) ex {
 	_, targs, _ := generic(o.jt)
 	switch listKind(o.jt) + "." + name {
 	case "list.size", "map.size", "set.size":
-		return ex{code: "int32(len(" + o.code + "))", jt: "int"}
+		return ex{code: "len(" + o.code + ")", jt: "int"}
 	case "list.isEmpty", "map.isEmpty", "set.isEmpty":
 		return ex{code: "(len(" + o.code + ") == 0)", jt: "boolean"}
 	case "list.get":

@@ -368,7 +368,7 @@ func (t *tr) field(n *sitter.Node) ex {
 	}
 	o := t.expr(obj)
 	if f == "length" && isArray(o.jt) {
-		return ex{code: "int32(len(" + o.code + "))", jt: "int"}
+		return ex{code: "len(" + o.code + ")", jt: "int"}
 	}
 	t.fail(n, "field "+f+" of "+o.jt)
 	return ex{}
@@ -383,20 +383,22 @@ func (t *tr) arrayCreation(n *sitter.Node) ex {
 		}
 		return ex{code: t.arrayInit(v, jt), jt: jt}
 	}
+	// new T[a][b][] : the sized dimensions, then the unsized ones
 	var sizes []string
+	cur := n.Walk()
+	sized := n.ChildrenByFieldName("dimensions", cur)
+	cur.Close()
 	extra := 0
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		c := n.NamedChild(i)
-		switch c.Kind() {
-		case "dimensions_expr":
-			e := t.expr(c.NamedChild(0))
-			if !isIntegral(e.jt) {
-				t.fail(c, "array size of type "+e.jt)
-			}
-			sizes = append(sizes, stripParens(e.code))
-		case "dimensions":
-			extra += strings.Count(t.text(c), "[")
+	for _, d := range sized {
+		if d.Kind() == "dimensions" {
+			extra += strings.Count(t.text(&d), "[")
+			continue
 		}
+		size := t.expr(d.NamedChild(0))
+		if !isIntegral(size.jt) {
+			t.fail(&d, "an array size of type "+size.jt)
+		}
+		sizes = append(sizes, stripParens(size.code))
 	}
 	jt := base + strings.Repeat("[]", len(sizes)+extra)
 	return ex{code: t.makeArray(jt, sizes, n), jt: jt}

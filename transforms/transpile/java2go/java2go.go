@@ -6,12 +6,13 @@
 // cannot translate faithfully.
 //
 // Conventions of the output:
-//   - Java int/long/short/byte/char/boolean/float/double map to int32/int64/int16/int8/
-//     rune/bool/float32/float64, so that overflow wraps at Java's widths. Shift counts
-//     are masked as in Java; >>> shifts an unsigned copy.
-//   - String is a Go string indexed by byte (charAt gives the byte as a rune: ASCII
-//     text keeps its meaning); char[] is []rune.
-//   - Arrays are slices, made with Java's zero values; arr.length is int32(len(arr)).
+//   - Java's integer types map to Go's int, char to byte, boolean/float/double to
+//     bool/float32/float64, as in TransCoder's Go scripts (primGo): an int overflows
+//     at 64 bits, not Java's 32, as the benchmark's own Go golds do. Shift counts are
+//     masked as in Java; >>> shifts an unsigned copy of Java's width.
+//   - String is a Go string indexed by byte (ASCII text keeps its meaning); the entry
+//     takes a String parameter as []byte, as the scripts pass it; char[] is []byte.
+//   - Arrays are slices, made with Java's zero values; arr.length is len(arr).
 //   - ArrayList/List/Vector become slices, HashMap/TreeMap maps (iteration over a map
 //     is refused: Go's order is random), HashSet/TreeSet map[T]bool.
 //   - The ternary operator becomes a function literal called in place; a non-void
@@ -91,6 +92,8 @@ type method struct {
 	name   string
 	ret    string   // Java type
 	params []string // Java types
+	// entry: the last method, whose String parameters are []byte (primGo)
+	entry bool
 }
 
 // tr is the state of one translation.
@@ -181,6 +184,7 @@ func (t *tr) program(root *sitter.Node) (Result, error) {
 	for _, m := range ms {
 		t.declareMethod(m)
 	}
+	t.methods[t.text(ms[len(ms)-1].ChildByFieldName("name"))].entry = true
 	entry := ""
 	for _, m := range ms {
 		entry = t.methodDecl(m)
@@ -229,11 +233,16 @@ func (t *tr) methodDecl(n *sitter.Node) string {
 	t.push()
 	defer t.pop()
 	ps := n.ChildByFieldName("parameters")
-	var params []string
+	var params, prologue []string
 	for i := uint(0); i < ps.NamedChildCount(); i++ {
 		p := ps.NamedChild(i)
 		name := t.text(p.ChildByFieldName("name"))
 		t.declare(name, m.params[i])
+		if m.entry && m.params[i] == "String" {
+			params = append(params, goName(name)+"_b []byte")
+			prologue = append(prologue, fmt.Sprintf("var %s string = string(%s_b)", goName(name), goName(name)))
+			continue
+		}
 		params = append(params, goName(name)+" "+t.gotype(m.params[i], p))
 	}
 	ret := ""
@@ -245,6 +254,9 @@ func (t *tr) methodDecl(n *sitter.Node) string {
 	body := n.ChildByFieldName("body")
 	if body == nil {
 		t.fail(n, "abstract method")
+	}
+	for _, l := range prologue {
+		t.line(l)
 	}
 	t.blockItems(body)
 	if m.ret != "void" {
@@ -311,7 +323,11 @@ func normType(s string) string {
 	return base + dims
 }
 
-var primGo = map[string]string{"int": "int32", "long": "int64", "short": "int16", "byte": "int8", "char": "rune",
+// primGo follows TransCoder's Go scripts, whose f_gold takes and returns Go's int for
+// every Java integer type, byte for char and []byte for a String parameter: the
+// scripts call the translation with the gold's arguments and compare its result with
+// ==, so another type does not compile there.
+var primGo = map[string]string{"int": "int", "long": "int", "short": "int", "byte": "int", "char": "byte",
 	"boolean": "bool", "float": "float32", "double": "float64", "String": "string"}
 
 // gotype is the Go type of a Java type.
@@ -342,30 +358,35 @@ func (t *tr) gotype(jt string, n *sitter.Node) string {
 	return ""
 }
 
-// generic splits "HashMap<Integer,Integer>" into its base and (normalized) arguments.
+// generic splits "HashMap<Integer,Integer>" into its base and its normalized type
+// arguments (a nested argument keeps its own angle brackets).
 func generic(jt string) (string, []string, bool) {
-	i := strings.IndexByte(jt, '<')
-	if i < 0 || !strings.HasSuffix(jt, ">") {
+	base, rest, ok := strings.Cut(jt, "<")
+	if !ok || !strings.HasSuffix(rest, ">") {
 		return jt, nil, false
 	}
-	inner := jt[i+1 : len(jt)-1]
+	rest = strings.TrimSuffix(rest, ">")
 	var args []string
-	depth, start := 0, 0
-	for k := 0; k < len(inner); k++ {
-		switch inner[k] {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				args = append(args, normType(inner[start:k]))
-				start = k + 1
+	for rest != "" {
+		// the argument ends at the first comma outside brackets
+		cut, open := len(rest), 0
+		for i, r := range rest {
+			if r == '<' {
+				open++
+			} else if r == '>' {
+				open--
+			} else if r == ',' && open == 0 {
+				cut = i
+				break
 			}
 		}
+		args = append(args, normType(rest[:cut]))
+		rest = strings.TrimPrefix(rest[cut:], ",")
 	}
-	args = append(args, normType(inner[start:]))
-	return jt[:i], args, true
+	if len(args) == 0 {
+		args = []string{""}
+	}
+	return base, args, true
 }
 
 func isArray(jt string) bool { return strings.HasSuffix(jt, "[]") }
