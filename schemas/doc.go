@@ -17,7 +17,7 @@ const (
 )
 
 // Languages lists the languages with a harness, in a stable order.
-var Languages = []string{Java, Python, Cpp}
+var Languages = []string{Java, Python, Cpp, Go}
 
 // IsLanguage says whether l is one of Languages, spelt exactly.
 func IsLanguage(l string) bool { return slices.Contains(Languages, l) }

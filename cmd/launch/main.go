@@ -40,6 +40,7 @@ import (
 
 	// Engines and translators register themselves.
 	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/golang"
 	_ "transmute/transforms/execute/java"
 	_ "transmute/transforms/execute/python"
 	_ "transmute/transforms/translate/builtin"

@@ -33,11 +33,14 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/golang"
 	_ "transmute/transforms/execute/java"
 	_ "transmute/transforms/execute/python"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/scriptcheck"
 	"transmute/transforms/translate"
+	_ "transmute/transforms/translate/builtin"
+	_ "transmute/transforms/translate/identity"
 	"transmute/transforms/translate/recorded"
 	"transmute/transforms/values"
 )
@@ -56,13 +59,21 @@ func main() {
 	globalCheck := flag.Bool("global-check", true, "cpp: compile again alone at global scope, as the benchmark does, each distinct filled script whose translation may compile differently there than in the engine's namespace (GlobalChecker.NeedsCheck), and each that did not compile in the namespace")
 	globalOnly := flag.Bool("global-only", false, "cpp: only translate, fill and check at global scope the translations that need it (no evaluation, no script run); prints model, problem, direction, why, global_ok, message")
 	alone := flag.Bool("alone", false, "cpp: also compile and run every distinct filled script alone at global scope (GlobalChecker.RunAlone, sandboxed), as the benchmark does, and report where its outcome differs from the batch's (a check of RunCpp, at about 0.3 s of compiler CPU a script)")
+	goScripts := flag.String("go-scripts", "../shared/corpora/gfg-extra/go", "go: TransCoder's Go test scripts (<id>.go), whose f_gold is also the Go gold")
+	translators := flag.String("translators", "", "comma-separated translator specs (builtin:, identity:) to check besides --models")
 	flag.Parse()
-	ext := map[string]string{schemas.Python: "py", schemas.Java: "java", schemas.Cpp: "cpp"}[*lang]
+	ext := map[string]string{schemas.Python: "py", schemas.Java: "java", schemas.Cpp: "cpp", schemas.Go: "go"}[*lang]
 	if ext == "" {
-		fatal(fmt.Errorf("--lang %s: python, java or cpp", *lang))
+		fatal(fmt.Errorf("--lang %s: python, java, cpp or go", *lang))
+	}
+	scriptPath := func(id string) string { return filepath.Join(*dir, "testscript", *lang, id+"."+ext) }
+	spec := "transcoder:" + *dir
+	if *lang == schemas.Go {
+		scriptPath = func(id string) string { return filepath.Join(*goScripts, id+".go") }
+		spec += "?go=" + *goScripts
 	}
 	ctx := context.Background()
-	c, err := corpus.Load(ctx, "transcoder:"+*dir)
+	c, err := corpus.Load(ctx, spec)
 	if err != nil {
 		fatal(err)
 	}
@@ -71,6 +82,16 @@ func main() {
 	var trs []translate.Translator
 	for _, p := range paths {
 		tr, err := recorded.Open(ctx, p)
+		if err != nil {
+			fatal(err)
+		}
+		trs = append(trs, tr)
+	}
+	for _, sp := range strings.Split(*translators, ",") {
+		if sp = strings.TrimSpace(sp); sp == "" {
+			continue
+		}
+		tr, err := translate.Open(ctx, sp)
 		if err != nil {
 			fatal(err)
 		}
@@ -100,7 +121,7 @@ func main() {
 		}
 		defer cppEngine.Close()
 	}
-	run := scriptcheck.Runner{Java: engines[schemas.Java], Cpp: cppEngine}
+	run := scriptcheck.Runner{Java: engines[schemas.Java], Cpp: cppEngine, Go: engines[schemas.Go]}
 	gc := &scriptcheck.GlobalChecker{}
 	// checkGlobal compiles a filled script alone at global scope when its translation
 	// needs it or it did not compile in the namespace: ran false when not checked.
@@ -132,6 +153,8 @@ func main() {
 		fill, isolate = scriptcheck.FillJava, scriptcheck.IsolateJava
 	case schemas.Cpp:
 		fill, isolate = scriptcheck.FillCpp, scriptcheck.IsolateCpp
+	case schemas.Go:
+		fill, isolate = scriptcheck.FillGo, func(string) (string, bool) { return "", false }
 	}
 	// runAll runs distinct filled scripts: Python one by one, Java and C++ as one
 	// engine batch
@@ -140,10 +163,13 @@ func main() {
 		if len(filled) == 0 {
 			return res
 		}
-		if *lang == schemas.Java || *lang == schemas.Cpp {
+		if *lang == schemas.Java || *lang == schemas.Cpp || *lang == schemas.Go {
 			batch := run.RunJava
-			if *lang == schemas.Cpp {
+			switch *lang {
+			case schemas.Cpp:
 				batch = run.RunCpp
+			case schemas.Go:
+				batch = run.RunGo
 			}
 			outs, err := batch(ctx, filled)
 			for i, f := range filled {
@@ -168,7 +194,7 @@ func main() {
 	if *sample > 0 {
 		var with []schemas.Problem
 		for _, p := range problems {
-			if _, err := os.Stat(filepath.Join(*dir, "testscript", *lang, p.ID+"."+ext)); err == nil {
+			if _, err := os.Stat(scriptPath(p.ID)); err == nil {
 				with = append(with, p)
 			}
 		}
@@ -206,7 +232,7 @@ func main() {
 		if *only != "" && !strings.Contains(","+*only+",", ","+p.ID+",") {
 			continue
 		}
-		raw, err := os.ReadFile(filepath.Join(*dir, "testscript", *lang, p.ID+"."+ext))
+		raw, err := os.ReadFile(scriptPath(p.ID))
 		if err != nil {
 			continue // no script for this problem
 		}

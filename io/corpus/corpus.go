@@ -71,6 +71,8 @@ func (c *Corpus) addError(problemID, lang, reason, detail string) {
 // Load ingests the corpus named by spec:
 //
 //	transcoder:<url-or-path>          TransCoder-test directory (gold.jsonl + testscript/)
+//	transcoder:<dir>?go=<dir>         the same, with Go golds from TransCoder's Go
+//	                                  test scripts <id>.go (AddGoGolds)
 //	trace:<url-or-path>[?transcoder=<url-or-path>]
 //	                                  TRACE directory (tasks.jsonl); its problems come
 //	                                  from the TransCoder-test directory given, or from
@@ -144,7 +146,7 @@ func scan(ctx context.Context, spec string, o Options, start func(*Corpus), prob
 	if !ok || rest == "" {
 		return nil, fmt.Errorf("corpus: spec %q: want transcoder:<dir>, trace:<dir> or jsonl:<file-or-dir>", spec)
 	}
-	ours := []string{"transcoder"}
+	ours := []string{"transcoder", GoScriptsOption}
 	if kind == "jsonl" {
 		ours = []string{"name"}
 	}
@@ -188,7 +190,16 @@ func loadWhole(ctx context.Context, kind, spec, loc string, opts url.Values) (*C
 			return nil, err
 		}
 		defer b.Close()
-		return ReadTranscoder(ctx, b)
+		c, err := ReadTranscoder(ctx, b)
+		if err != nil || opts.Get(GoScriptsOption) == "" {
+			return c, err
+		}
+		gb, err := OpenBucket(ctx, opts.Get(GoScriptsOption))
+		if err != nil {
+			return nil, err
+		}
+		defer gb.Close()
+		return c, AddGoGolds(ctx, c, gb)
 	case "trace":
 		tcLoc := opts.Get("transcoder")
 		if tcLoc == "" {

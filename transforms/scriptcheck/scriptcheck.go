@@ -88,7 +88,9 @@ type Runner struct {
 	// Java is the Java engine (transforms/execute/java) that RunJava runs scripts with.
 	Java execute.Engine
 	// Cpp is the C++ engine (transforms/execute/cpp) that RunCpp runs scripts with.
-	Cpp    execute.Engine
+	Cpp execute.Engine
+	// Go is the Go engine (transforms/execute/golang) that RunGo runs scripts with.
+	Go     execute.Engine
 	Limits sandbox.Limits
 }
 

@@ -47,6 +47,8 @@ func normals(lang string) []string {
 		return []string{"static int f(int x) { return x * 2 + 1; }", "static int f(int x) { return x * x - 3; }"}
 	case schemas.Python:
 		return []string{"def f(x):\n    return x * 2 + 1", "def f(x):\n    return x * x - 3"}
+	case schemas.Go:
+		return []string{goNormal0, goNormal1}
 	default:
 		return []string{"int f(int x) { return x * 2 + 1; }", "int f(int x) { return x * x - 3; }"}
 	}

@@ -16,13 +16,14 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/cpp"
+	_ "transmute/transforms/execute/golang"
 	_ "transmute/transforms/execute/java"
 	_ "transmute/transforms/execute/python"
 	"transmute/transforms/sandbox"
 )
 
 // langs are the engines this package exercises.
-var langs = []string{schemas.Java, schemas.Python, schemas.Cpp}
+var langs = []string{schemas.Java, schemas.Python, schemas.Cpp, schemas.Go}
 
 func TestMain(m *testing.M) {
 	testenv.RunWaker()

@@ -14,6 +14,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
+	"transmute/transforms/execute/golang"
 	"transmute/transforms/sandbox"
 )
 
@@ -190,10 +191,14 @@ func signalThread(marker string, sig syscall.Signal, d time.Duration) bool {
 	return false
 }
 
-// compileTime is the C++ engine's time in the compiler so far (0 for the others).
+// compileTime is the C++ engine's time in the compiler so far, the Go engine's in go
+// build (0 for the others).
 func compileTime(e execute.Engine) time.Duration {
 	if c, ok := e.(*cpp.Engine); ok {
 		return c.Stats().Compile
+	}
+	if g, ok := e.(*golang.Engine); ok {
+		return g.Stats().BuildWall
 	}
 	return 0
 }

@@ -1,6 +1,6 @@
 // Package builtin registers Transmute's own rule-based transpilers as the translator
-// "builtin:": Java to Python (transforms/transpile/java2py) and Java to C++
-// (transforms/transpile/java2cpp). They are deterministic, offline and fast, and can
+// "builtin:": Java to Python (transforms/transpile/java2py), Java to C++
+// (transforms/transpile/java2cpp) and Java to Go (transforms/transpile/java2go). They are deterministic, offline and fast, and can
 // translate any variant, so MBTA runs without an LLM endpoint.
 package builtin
 
@@ -12,6 +12,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/translate"
 	"transmute/transforms/transpile/java2cpp"
+	"transmute/transforms/transpile/java2go"
 	"transmute/transforms/transpile/java2py"
 )
 
@@ -47,15 +48,20 @@ func (Translator) Translate(_ context.Context, r translate.Request) ([]translate
 		var res java2cpp.Result
 		res, err = java2cpp.Translate(r.Code)
 		code, imports, entry = res.Code, res.Imports, res.Entry
+	case schemas.Go:
+		var res java2go.Result
+		res, err = java2go.Translate(r.Code)
+		code, imports, entry = res.Code, res.Imports, res.Entry
 	default:
 		return []translate.Translation{{Status: schemas.TranslationUnsupported,
-			Error: fmt.Sprintf("builtin translates java to python and cpp, not %s", r.TgtLang)}}, nil
+			Error: fmt.Sprintf("builtin translates java to python, cpp and go, not %s", r.TgtLang)}}, nil
 	}
 	if err != nil {
 		st := schemas.TranslationError
 		var u1 *java2py.UnsupportedError
 		var u2 *java2cpp.UnsupportedError
-		if errors.As(err, &u1) || errors.As(err, &u2) {
+		var u3 *java2go.UnsupportedError
+		if errors.As(err, &u1) || errors.As(err, &u2) || errors.As(err, &u3) {
 			st = schemas.TranslationUnsupported
 		}
 		return []translate.Translation{{Status: st, Error: err.Error()}}, nil
@@ -66,9 +72,9 @@ func (Translator) Translate(_ context.Context, r translate.Request) ([]translate
 // TranslatesVariants is true: rules apply to any Java code.
 func (Translator) TranslatesVariants() bool { return true }
 
-// Directions: java to python and java to cpp.
+// Directions: java to python, cpp and go.
 func (Translator) Directions() [][2]string {
-	return [][2]string{{schemas.Java, schemas.Python}, {schemas.Java, schemas.Cpp}}
+	return [][2]string{{schemas.Java, schemas.Python}, {schemas.Java, schemas.Cpp}, {schemas.Java, schemas.Go}}
 }
 
 // Close does nothing.
