@@ -233,10 +233,17 @@ func Compare(cells []paper.Table15Cell, pass map[Key]Rate, effScores []schemas.S
 		row("paper, from Table 15, without the three", ppass, pbt, pbm, drop))
 	if len(obt) > 0 {
 		cmp.Table14 = append(cmp.Table14,
-			row(fmt.Sprintf("ours (Pass pooled over %d directions, pooled B^P)", len(effDirs)), opass, obt, obm, nil),
+			row(fmt.Sprintf("ours (Pass pooled over %d direction%s, pooled B^P)", len(effDirs), plural(len(effDirs))), opass, obt, obm, nil),
 			row("ours, without the three", opass, obt, obm, drop))
 	}
 	return cmp
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func fmtRho(b RhoBootstrap) string {
@@ -304,6 +311,7 @@ func PrintComparison(w io.Writer, effScores []schemas.ScoreRow, profiles []schem
 	if len(c.Dirs) == 0 {
 		return nil
 	}
+	fmt.Fprintln(w, "\nAgainst seed 002 (TRACE): our B^P order and Table 14 (go run ./cmd/report table15 OUT for every cell)")
 	c.Print(w)
 	return nil
 }
