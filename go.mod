@@ -10,6 +10,7 @@ require (
 	github.com/tree-sitter/tree-sitter-java v0.23.5
 	github.com/tree-sitter/tree-sitter-python v0.25.0
 	gocloud.dev v0.47.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

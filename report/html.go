@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"transmute/internal/clip"
+	"transmute/report/table15"
 	"transmute/schemas"
 	"transmute/transforms/stats"
 	"transmute/transforms/values"
@@ -544,6 +545,10 @@ func efficiency(p *page, r *Run) {
 	p.f("</table>")
 	for _, l := range EfficiencyFloorLines(r.Scores, r.Profiles) { // mode, reference set, floor, no-signal tasks
 		p.f("<p>%s</p>", esc(l))
+	}
+	var t15 strings.Builder // the B^P order against Table 15, and Table 14 (report/table15)
+	if err := table15.PrintComparison(&t15, r.Scores, r.Profiles, 0); err == nil && t15.Len() > 0 {
+		p.f("<h3>Against seed 002's Table 15 and Table 14</h3><pre>%s</pre>", esc(strings.TrimSpace(t15.String())))
 	}
 	var cvs []float64
 	for _, pr := range r.Profiles {

@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/blob"
 
 	"transmute/io/sink"
+	"transmute/report/table15"
 	"transmute/schemas"
 	eff "transmute/transforms/efficiency"
 )
@@ -243,6 +244,9 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 			fmt.Fprintf(w, "  over the stretches of 20 programs or more: lowest %.1f%% (%s), highest %.1f%% (%s)\n",
 				100*ws[lo].MedianCV, ws[lo].Start.Format("15:04"), 100*ws[hi].MedianCV, ws[hi].Start.Format("15:04"))
 		}
+	}
+	if err := table15.PrintComparison(w, rows, profiles, 0); err != nil { // nothing for models outside Table 15
+		return err
 	}
 	noise, err := sink.Read[schemas.NoiseRow](ctx, b, "noise")
 	if err != nil {

@@ -7,6 +7,8 @@
 //	report html OUT       everything above as one page, OUT/report/index.html
 //	report table15 OUT [EFF_OUT]  Pass (and Beyond, Table 14 with EFF_OUT) against
 //	                      seed 002's Table 15, cell by cell (report/table15)
+//	report table14 EFF_OUT  only the Beyond order against Table 15 (rho with bootstrap
+//	                      intervals, with and without three models) and Table 14
 package main
 
 import (
@@ -20,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 && !(len(os.Args) == 4 && os.Args[1] == "table15") {
-		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html OUTPUT_DIR_OR_URL, or report table15 OUT [EFF_OUT]")
+		fmt.Fprintln(os.Stderr, "usage: report fidelity|scores|efficiency|html|table14 OUTPUT_DIR_OR_URL, or report table15 OUT [EFF_OUT]")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2]); err != nil {
@@ -48,6 +50,8 @@ func run(kind, out string) error {
 		return htmlReport(ctx, b, out)
 	case "table15":
 		return table15Report(ctx, os.Args[2:])
+	case "table14":
+		return table14Report(ctx, b)
 	}
 	return fmt.Errorf("unknown report %q", kind)
 }

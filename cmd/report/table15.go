@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+
+	"gocloud.dev/blob"
 
 	"transmute/io/blobs"
 	"transmute/io/sink"
@@ -46,4 +49,22 @@ func table15Report(ctx context.Context, args []string) error {
 		in.EffScores = nil // an evaluate run: no Beyond
 	}
 	return table15.Print(os.Stdout, in)
+}
+
+// table14Report prints, for the efficiency run at out, only the comparison of its
+// B^P order with Table 15 (rho per direction with bootstrap intervals, with and
+// without TRACE's prompt-strategy models) and Table 14 beside the paper's.
+func table14Report(ctx context.Context, b *blob.Bucket) error {
+	scores, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
+	if err != nil {
+		return err
+	}
+	profiles, err := sink.Read[schemas.ProfileRow](ctx, b, "profiles")
+	if err != nil {
+		return err
+	}
+	if len(profiles) == 0 {
+		return fmt.Errorf("table14: no profiles: not an efficiency run")
+	}
+	return table15.PrintComparison(os.Stdout, scores, profiles, 0)
 }

@@ -167,41 +167,29 @@ func Print(w io.Writer, in Input) error {
 		}
 	}
 
-	printTable14Paper(w, cells)
-	if len(in.EffScores) > 0 {
-		printBeyond(w, in, cells, pass)
-	}
-	return nil
-}
-
-// printTable14Paper recomputes Table 14's full-set correlations from Table 15 itself
-// (each model's mean over the six directions), a reference for ours: the paper's
-// own figures pool the 1,000 tasks instead.
-func printTable14Paper(w io.Writer, cells []paper.Table15Cell) {
-	pass, btp, bmp := map[string]float64{}, map[string]float64{}, map[string]float64{}
-	for _, c := range cells {
-		pass[c.Model] += c.Pass / 6
-		btp[c.Model] += c.BTP / 6
-		bmp[c.Model] += c.BMP / 6
-	}
-	t14, _ := paper.Table14()
-	fmt.Fprintln(w, "\nTable 14 from Table 15's own figures (each model's mean over the six directions; the paper pools its 1,000 tasks):")
-	for _, y := range []struct {
-		name string
-		v    map[string]float64
-		i    int
-	}{{"B_T^P", btp, 0}, {"B_M^P", bmp, 1}} {
-		c := Correlate(pass, y.v)
-		fmt.Fprintf(w, "  Pass vs %s: Pearson %+.2f (p %.3g), Spearman %+.2f (p %.3g), %d models; Table 14: %+.2f, %+.2f\n",
-			y.name, c.Pearson.R, c.Pearson.P, c.Spearman.R, c.Spearman.P, c.Pearson.N, t14[y.i].PearsonR, t14[y.i].SpearmanRho)
-	}
-}
-
-func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]Rate) {
 	resamples := in.Resamples
 	if resamples <= 0 {
 		resamples = DefaultResamples
 	}
+	var cmp Comparison
+	if len(in.EffScores) > 0 {
+		cmp = Compare(cells, pass, in.EffScores, in.Profiles, resamples, 0.95)
+		printBeyond(w, in, cells, cmp)
+	} else {
+		cmp = Compare(cells, pass, nil, nil, resamples, 0.95)
+	}
+	fmt.Fprintln(w)
+	cmp.Print(w)
+	if len(in.EffScores) > 0 {
+		printReselection(w, in.EffScores)
+	}
+	return nil
+}
+
+// printBeyond writes our Beyond figures beside Table 15's per direction, with
+// the ranks, and rho's detail (p-values, both intervals, by sample size).
+func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, cmp Comparison) {
+	resamples := cmp.Resamples
 	ours := BeyondFromScores(in.EffScores)
 	var models []string
 	seen := map[string]bool{}
@@ -215,8 +203,11 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 	for _, c := range cells {
 		paperOf[Key{c.Model, c.Dir}] = c.Figures
 	}
+	rhoOf := map[string]DirRho{}
+	for _, dr := range cmp.Dirs {
+		rhoOf[dr.Dir.String()+" "+dr.Metric] = dr
+	}
 	fmt.Fprintf(w, "\nBeyond against Table 15 (efficiency run, usable tasks; ours / paper; rank 1 = highest B^P; rho: Spearman of the models' B^P against the paper's, with a %d-resample bootstrap over tasks)\n", resamples)
-	var effDirs []paper.Direction
 	for _, d := range paper.TraceDirections {
 		any := false
 		for _, m := range models {
@@ -227,7 +218,6 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 			fmt.Fprintf(w, "\n%s: no Beyond figures in the efficiency run\n", dirName(d))
 			continue
 		}
-		effDirs = append(effDirs, d)
 		fmt.Fprintf(w, "\n%s\n%-28s %13s %13s %13s %13s %9s %9s\n", dirName(d), "model", "B_T", "B_M", "B_T^P", "B_M^P", "rank T", "rank M")
 		var have []string
 		var xt, pt, xm, pm []float64
@@ -281,26 +271,32 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 			memory bool
 			ref    []float64
 		}{{"B_T^P", false, pt}, {"B_M^P", true, pm}} {
-			// rho on the run's own B^P figures; the interval resamples the tasks of
-			// the profiles, whose B^P on all tasks must give the same rho
+			// rho on the run's own B^P figures; the bootstrap's estimate is the same
+			// rho from the profiles' per-task scores, and must agree
 			ys := xt
 			if x.memory {
 				ys = xm
 			}
 			c := Correlate(asMap(have, ys), asMap(have, x.ref)).Spearman
-			if len(in.Profiles) == 0 {
+			dr, ok := rhoOf[d.String()+" "+x.name]
+			if len(in.Profiles) == 0 || !ok {
 				fmt.Fprintf(w, "%s rho %+.2f (p %.3g, %d models; no profiles: no bootstrap)\n", x.name, c.R, c.P, c.N)
 				continue
 			}
-			tasks := TaskEntries(in.Profiles, have, d, x.memory)
-			b := BootstrapRho(tasks, x.ref, resamples, 0.95, DirSeed(d, x.name))
-			fmt.Fprintf(w, "%s rho %+.2f [%+.2f, %+.2f] (p %.3g; %d models, %d tasks; rho defined in %.0f%% of resamples)\n",
-				x.name, c.R, b.Lo, b.Hi, c.P, c.N, len(tasks), 100*b.Defined)
-			if math.Abs(b.Estimate.R-c.R) > 1e-9 {
-				fmt.Fprintf(w, "  note: the profiles' B^P give rho %+.2f, not the scores' %+.2f\n", b.Estimate.R, c.R)
+			for _, v := range []struct {
+				label string
+				b     RhoBootstrap
+			}{{"all models", dr.All}, {"without the three", dr.Without}} {
+				b := v.b
+				fmt.Fprintf(w, "%s rho, %s: %+.2f [%+.2f, %+.2f] (p %.3g; %d models, %d tasks; bootstrap bias %+.2f, median %+.2f; rho defined in %.0f%% of resamples)\n",
+					x.name, v.label, b.Estimate.R, b.Lo, b.Hi, b.Estimate.P, b.Estimate.N, dr.Tasks, b.Bias, b.Median, 100*b.Defined)
+			}
+			if math.Abs(dr.All.Estimate.R-c.R) > 1e-9 {
+				fmt.Fprintf(w, "  note: the profiles' B^P give rho %+.2f, not the scores' %+.2f\n", dr.All.Estimate.R, c.R)
 			}
 			// How the answer moves with the sample size: rho on m tasks drawn from these.
-			fmt.Fprintf(w, "  by sample size (m tasks drawn with replacement; median rho [95%%], share > 0):")
+			tasks := TaskEntries(in.Profiles, have, d, x.memory)
+			fmt.Fprintf(w, "  by sample size (all models; m tasks drawn with replacement; median rho [95%% percentile], share > 0):")
 			for _, m := range sampleSizes(len(tasks)) {
 				bm := BootstrapRhoN(tasks, x.ref, m, resamples, 0.95, DirSeed(d, x.name))
 				fmt.Fprintf(w, " m=%d %+.2f [%+.2f, %+.2f] %.0f%%;", m, bm.Median, bm.Lo, bm.Hi, 100*bm.Positive)
@@ -308,29 +304,13 @@ func printBeyond(w io.Writer, in Input, cells []paper.Table15Cell, pass map[Key]
 			fmt.Fprintln(w)
 		}
 	}
+}
 
-	// Table 14: our pooled Pass over every TRACE task against our pooled B^P.
-	t14, _ := paper.Table14()
-	// Pass over the same directions as the efficiency run's B^P
-	ourPass := PooledPass(pass, effDirs)
-	btp, bmp := map[string]float64{}, map[string]float64{}
-	for k, f := range ours {
-		if k.Dir.Src == allLangs && f.HaveBTP {
-			btp[k.Model], bmp[k.Model] = f.BTP, f.BMP
-		}
-	}
-	fmt.Fprintf(w, "\nTable 14, ours: Pass (every TRACE task, pooled over the %d directions above) against B^P (usable tasks, pooled) across models\n", len(effDirs))
-	for i, y := range []struct {
-		name string
-		v    map[string]float64
-	}{{"B_T^P", btp}, {"B_M^P", bmp}} {
-		c := Correlate(ourPass, y.v)
-		fmt.Fprintf(w, "  Pass vs %s: Pearson %+.2f (p %.3g), Spearman %+.2f (p %.3g), %d models; paper %+.2f, %+.2f (p < 0.05)\n",
-			y.name, c.Pearson.R, c.Pearson.P, c.Spearman.R, c.Spearman.P, c.Pearson.N, t14[i].PearsonR, t14[i].SpearmanRho)
-	}
-	// TRACE's task selection (section 3.3) on our reference sets, per direction.
+// printReselection writes TRACE's task selection (section 3.3) on our reference
+// sets, per direction: our re-selection, not the subset compared with Table 15.
+func printReselection(w io.Writer, effScores []schemas.ScoreRow) {
 	sel := map[paper.Direction]schemas.ScoreRow{}
-	for _, r := range in.EffScores {
+	for _, r := range effScores {
 		if r.Translator == allLangs && r.Subset == score.SubsetAll && r.Metric == "tasks_selected" && r.SrcLang != allLangs {
 			sel[paper.Direction{Src: r.SrcLang, Tgt: r.TgtLang}] = r
 		}

@@ -306,8 +306,16 @@ func TaskEntries(profiles []schemas.ProfileRow, models []string, dir paper.Direc
 type RhoBootstrap struct {
 	Estimate stats.Correlation // on the tasks as given, models with a B^P
 	Lo, Hi   float64           // percentile interval of rho over the resamples
-	Median   float64           // median rho over the resamples
-	Positive float64           // share of the resamples (rho defined) with rho > 0
+	// Bias is the mean rho over the resamples minus the estimate. A resample's B^P
+	// carries the task-sampling noise twice (the sample's and the resampling's),
+	// so where that noise is of the size of the models' differences rho shrinks
+	// toward 0 in the resamples, Bias has the opposite sign of the estimate, and
+	// the interval can miss the estimate (Outside): the tasks do not resolve the
+	// order.
+	Bias     float64
+	Outside  bool
+	Median   float64 // median rho over the resamples
+	Positive float64 // share of the resamples (rho defined) with rho > 0
 	// Defined is the share of resamples where rho is defined (at least three models
 	// with a B^P, not all tied).
 	Defined   float64
@@ -327,8 +335,7 @@ func BootstrapRho(tasks [][]score.BeyondEntry, ref []float64, resamples int, lev
 // them: how rho would spread on a sample of m tasks (m > len(tasks) extrapolates
 // from the tasks at hand, so the report keeps m <= len(tasks)).
 func BootstrapRhoN(tasks [][]score.BeyondEntry, ref []float64, m, resamples int, level float64, seed uint64) RhoBootstrap {
-	rho := func(idx []int) stats.Correlation {
-		var x, y []float64
+	bp := func(idx []int) (x, y []float64) {
 		for j := range ref {
 			sum, n := 0.0, 0
 			for _, i := range idx {
@@ -342,13 +349,15 @@ func BootstrapRhoN(tasks [][]score.BeyondEntry, ref []float64, m, resamples int,
 				y = append(y, ref[j])
 			}
 		}
-		return stats.Spearman(x, y)
+		return x, y
 	}
+	rho := func(idx []int) float64 { return SpearmanR(bp(idx)) }
 	all := make([]int, len(tasks))
 	for i := range all {
 		all[i] = i
 	}
-	res := RhoBootstrap{Estimate: rho(all), Lo: math.NaN(), Hi: math.NaN(), Median: math.NaN(), Resamples: resamples}
+	_, sp := CorrTests(bp(all))
+	res := RhoBootstrap{Estimate: sp, Lo: math.NaN(), Hi: math.NaN(), Median: math.NaN(), Bias: math.NaN(), Resamples: resamples}
 	if len(tasks) == 0 || resamples <= 0 || m <= 0 {
 		return res
 	}
@@ -359,8 +368,8 @@ func BootstrapRhoN(tasks [][]score.BeyondEntry, ref []float64, m, resamples int,
 		for i := range idx {
 			idx[i] = rng.IntN(len(tasks))
 		}
-		if c := rho(idx); !math.IsNaN(c.R) {
-			draws = append(draws, c.R)
+		if c := rho(idx); !math.IsNaN(c) {
+			draws = append(draws, c)
 		}
 	}
 	res.Defined = float64(len(draws)) / float64(resamples)
@@ -374,6 +383,8 @@ func BootstrapRhoN(tasks [][]score.BeyondEntry, ref []float64, m, resamples int,
 			}
 		}
 		res.Positive /= float64(len(draws))
+		res.Bias = stats.Mean(draws) - res.Estimate.R
+		res.Outside = res.Estimate.R < res.Lo || res.Estimate.R > res.Hi
 	}
 	return res
 }
@@ -406,7 +417,8 @@ func Correlate(x, y map[string]float64) Correlations {
 		a = append(a, x[m])
 		b = append(b, y[m])
 	}
-	return Correlations{stats.Pearson(a, b), stats.Spearman(a, b)}
+	p, s := CorrTests(a, b)
+	return Correlations{p, s}
 }
 
 // PooledPass pools per-direction Pass counts over the directions given, per model:
