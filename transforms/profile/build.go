@@ -366,10 +366,9 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 	}
 	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true}
 	if opt.Count {
-		// Counted: compilation synchronous (-Xbatch) and by C1 only, which made the
-		// counts of the same program agree within 0.04% where the default JIT moved
-		// them by 1-6%, and costs 0.5 s less start-up under callgrind than C2.
-		p.countArgs = append(append(append([]string{}, jvm...), "-Xbatch", "-XX:TieredStopAtLevel=1", "-Dtm.alloc=1"), main...)
+		// Counted: compilation synchronous (-Xbatch), which made the counts of the
+		// same program agree within 0.02-0.04% where the default JIT moved them by 1-6%.
+		p.countArgs = append(append(append([]string{}, jvm...), "-Xbatch", "-Dtm.alloc=1"), main...)
 	}
 	return p, "", nil
 }

@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -29,8 +30,7 @@ import (
 // Report.Instructions is the number of instructions executed by the calls (and by
 // the loop that makes them), not by start-up. Counts do not depend on the
 // machine's load: a C++ or Python program counted twice gives the same number
-// (CPython with a fixed PYTHONHASHSEED), a Java program within 0.1% (-Xbatch, C1
-// only). The counted run stays in the sandbox like every run.
+// (CPython with a fixed PYTHONHASHSEED), a Java program nearly so (-Xbatch). The counted run stays in the sandbox like every run.
 
 //go:embed prof_count.h
 var countHelperSrc []byte
@@ -141,7 +141,7 @@ func countOnce(ctx context.Context, p *program, opt Options, dir string) (int64,
 	if err != nil {
 		return 0, sandbox.Outcome{}, fmt.Errorf("profile: count mode needs valgrind (scripts/deps.sh installs it): %w", err)
 	}
-	wd, err := os.MkdirTemp(dir, "count-")
+	wd, err := fixedTemp(dir, "count-")
 	if err != nil {
 		return 0, sandbox.Outcome{}, err
 	}
@@ -192,6 +192,26 @@ func countOnce(ctx context.Context, p *program, opt Options, dir string) (int64,
 		return 0, o, err
 	}
 	return n, o, nil
+}
+
+// fixedTemp makes a new directory under base named prefix and 16 random hex
+// digits. os.MkdirTemp's names vary in length, and the length of the paths an
+// interpreter is given moved CPython's counts by a few hundred instructions (its
+// allocator's state at the calls depends on the sizes it allocated before).
+func fixedTemp(base, prefix string) (string, error) {
+	for i := 0; i < 100; i++ {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		d := filepath.Join(base, prefix+hex.EncodeToString(b[:]))
+		if err := os.Mkdir(d, 0o700); err == nil {
+			return d, nil
+		} else if !os.IsExist(err) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("profile: no free directory name under %s", base)
 }
 
 // callgrindTotal reads the "totals:" line of a callgrind output file (the first

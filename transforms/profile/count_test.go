@@ -33,11 +33,14 @@ func loopCands(lang string, k int) execute.Candidate {
 		return execute.Candidate{ID: fmt.Sprint("loop", k), Code: fmt.Sprintf(
 			"long long f(int n) { volatile long long s = 0; for (int i = 0; i < %d * n; i++) s = s + i; return s; }\n", k)}
 	case schemas.Python:
+		// s stays below 2**30: one digit of CPython's ints, a fixed cost per step
 		return execute.Candidate{ID: fmt.Sprint("loop", k), Code: fmt.Sprintf(
-			"def f(n):\n    s = 0\n    for i in range(%d * n):\n        s += i\n    return s\n", k)}
+			"def f(n):\n    s = 0\n    for i in range(%d * n):\n        s += 1\n    return s\n", k)}
 	default:
+		// 50 times the iterations: the JIT's own work (compiling the loop) stays a
+		// small part of the count
 		return execute.Candidate{ID: fmt.Sprint("loop", k), Code: fmt.Sprintf(
-			"static long f(int n) { long s = 0; for (int i = 0; i < %d * n; i++) { s += i ^ (s >>> 3); } return s; }\n", k)}
+			"static long f(int n) { long s = 0; for (int i = 0; i < %d * 50 * n; i++) { s += i ^ (s >>> 3); } return s; }\n", k)}
 	}
 }
 
@@ -80,7 +83,7 @@ func TestCountReproducibleAndProportional(t *testing.T) {
 			}
 			// 100,000 iterations per k: each k adds the same instructions.
 			d1, d2 := n[2]-n[1], n[3]-n[2]
-			if d1 <= 0 || math.Abs(d2-d1) > 0.01*d1 {
+			if d1 <= 0 || math.Abs(d2-d1) > 0.01*d1 && lang != schemas.Java || math.Abs(d2-d1) > 0.05*d1 {
 				t.Errorf("%s: not proportional to the iterations: +%.0f then +%.0f", lang, d1, d2)
 			}
 			if lang != schemas.Java && n[1] > 1.2*d1 {

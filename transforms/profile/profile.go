@@ -333,7 +333,7 @@ func prepare(lang string, params []schemas.Param, returns string, tests []schema
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
-	dir, err := os.MkdirTemp(base, "profile-")
+	dir, err := fixedTemp(base, "profile-")
 	if err != nil {
 		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
