@@ -118,14 +118,17 @@ mbta: build
 # TRACE tasks of all six directions; profiles, Beyond scores and a Table-15-style summary
 # under out/efficiency/ (also: go run ./cmd/report efficiency out/efficiency).
 # EFF_LIMIT tasks per direction (0 = every task with a stress suite; see docs/EFFICIENCY.md
-# for the run times of both); EFF_FLAGS adds e.g. --profile-time-limit 180s.
+# for the run times of both); EFF_COST is the cost mode (count: instructions under
+# callgrind, cached by content under .cache/exec/count; time: process CPU, as before);
+# EFF_FLAGS adds e.g. --profile-time-limit 180s.
 EFF_LIMIT ?= 0
+EFF_COST ?= count
 EFF_FLAGS ?=
 efficiency-shared: build
 	@test -d $(SHARED) || { echo "efficiency-shared needs $(SHARED)"; exit 1; }
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
-	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared $(EFF_FLAGS) | tee out/efficiency-summary.txt
+	  --cpp-args $(CPP_ARGS) --out out/efficiency --run efficiency-shared --cost $(EFF_COST) $(EFF_FLAGS) | tee out/efficiency-summary.txt
 
 # eval-shared and efficiency-shared on every recorded model present (28 today), with the
 # 28-model reference set for Beyond; under out/shared-all/ and out/efficiency-all/.
@@ -139,7 +142,7 @@ efficiency-shared-all: build
 	@test -d $(SHARED) || { echo "efficiency-shared-all needs $(SHARED)"; exit 1; }
 	$(BIN) --job efficiency --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS_ALL),--translator recorded:$(m)) \
 	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(EFF_LIMIT) \
-	  --cpp-args $(CPP_ARGS) --out out/efficiency-all --run efficiency-shared-all $(EFF_FLAGS) | tee out/efficiency-all-summary.txt
+	  --cpp-args $(CPP_ARGS) --out out/efficiency-all --run efficiency-shared-all --cost $(EFF_COST) $(EFF_FLAGS) | tee out/efficiency-all-summary.txt
 
 # Translation consistency and black-box repair (seed 004, docs/CONSISTENCY.md) of the
 # builtin transpilers (Java->Python, Java->C++) and the identity (Java->Java) on

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"gocloud.dev/blob"
 
+	"transmute/io/cache"
 	"transmute/io/corpus"
 	"transmute/io/sink"
 	"transmute/io/stress"
@@ -64,11 +65,32 @@ type EfficiencyOptions struct {
 	// NoiseChunks is the number of fixed-work chunks of a probe (default 5, as the
 	// repetitions of a profile).
 	NoiseChunks int `json:"noise_chunks"`
+	// Cost is the cost mode (efficiency.CostCount, the default, or CostTime). In
+	// the count mode every correct program is also counted once under callgrind
+	// (profile.Options.Count) and Beyond comes from the counts and the allocation
+	// peaks with fixed quantum floors; the time columns come from Repetitions
+	// (default 1 in this mode) native runs, unpinned from the real-time policy, and
+	// every report is cached by content in CountCache.
+	Cost string `json:"cost"`
+	// CountCache is the count cache's directory or bucket URL ("" or "off": none);
+	// BuildEfficiency defaults it to Config.ExecCache's.
+	CountCache string `json:"count_cache"`
+	// CountTimeLimit bounds the CPU time of one counted run (default 600s).
+	CountTimeLimit time.Duration `json:"count_time_limit"`
 }
 
 func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
+	if o.Cost == "" {
+		o.Cost = efficiency.CostCount
+	}
 	if o.Repetitions <= 0 {
 		o.Repetitions = 5
+		if o.Cost == efficiency.CostCount {
+			o.Repetitions = 1
+		}
+	}
+	if o.Cost == efficiency.CostCount && o.NoiseEvery == 0 {
+		o.NoiseEvery = -1 // counts do not depend on the machine's noise
 	}
 	if o.TimeLimit <= 0 {
 		o.TimeLimit = 60 * time.Second
@@ -94,6 +116,15 @@ func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
 		o.NoiseChunks = 5
 	}
 	return o
+}
+
+// CheckCost checks a cost mode (EfficiencyOptions.Cost; "" is the default).
+func CheckCost(cost string) error {
+	switch cost {
+	case "", efficiency.CostCount, efficiency.CostTime:
+		return nil
+	}
+	return fmt.Errorf("--cost %q: want %s or %s", cost, efficiency.CostCount, efficiency.CostTime)
 }
 
 // StressSuite is the stress tests of one problem in one target language.
@@ -166,6 +197,9 @@ func init() {
 func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	c = c.WithDefaults()
 	o = o.withDefaults()
+	if o.CountCache == "" && c.ExecCache != "" && c.ExecCache != "off" {
+		o.CountCache = c.ExecCache
+	}
 	specs := beam.CreateList(s.Scope("Corpora"), c.Corpora)
 	items, loadErrs := beam.ParDo2(s.Scope("Load"), &effLoadFn{Run: c.Run, Directions: c.Directions,
 		PerDirection: o.PerDirection, Problems: c.Problems}, specs)
@@ -502,12 +536,28 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 		wg.Add(1)
 		go func(js []effJob) {
 			defer wg.Done()
+			var err error
 			core := <-cores
 			defer func() { cores <- core }()
 			pr := ps[js[0].problem]
 			lang := js[0].lang
 			opt := profile.Options{Repetitions: f.Options.Repetitions, CPU: core, TimeLimit: f.Options.TimeLimit,
 				MemoryBytes: f.Options.MemoryBytes, WorkDir: f.WorkDir}
+			if f.Options.Cost == efficiency.CostCount {
+				// The counts decide; the time columns beside them come from plain runs
+				// on the worker's core, without the real-time policy (a counted run
+				// takes seconds to minutes, and nothing of it depends on the load).
+				opt.Count, opt.CountTimeLimit, opt.NoRealTime = true, f.Options.CountTimeLimit, true
+				opt.OverheadRepetitions, opt.Warmup = -1, -1
+				if opt.Cache, err = countCache(ctx, f.Options.CountCache); err != nil {
+					mu.Lock()
+					for _, j := range js {
+						measured[j.problem][j.key] = effMeasured{core: core, err: err}
+					}
+					mu.Unlock()
+					return
+				}
+			}
 			cands := make([]execute.Candidate, len(js))
 			for k, j := range js {
 				cands[k] = j.cand
@@ -528,6 +578,7 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 				mu.Unlock()
 			}
 			reps, errs, err := profile.ProfileSuite(ctx, lang, cands, pr.Params, pr.Returns, suite(pr, lang), opt)
+
 			mu.Lock()
 			for k, j := range js {
 				m := effMeasured{core: core, err: err}
@@ -547,7 +598,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 		emitNoise(r)
 	}
 
-	scoreOpt := efficiency.ScoreOptions{RefGold: f.Options.RefGold, Selection: f.Options.Selection, Resolution: f.Options.Resolution}
+	scoreOpt := efficiency.ScoreOptions{RefGold: f.Options.RefGold, Selection: f.Options.Selection, Resolution: f.Options.Resolution,
+		Cost: f.Options.Cost}
 	if len(f.Options.Reference) > 0 {
 		ref := map[string]bool{}
 		for _, r := range f.Options.Reference {
@@ -609,6 +661,33 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, _ string, problems fu
 			emit(out)
 		}
 	}
+}
+
+// countCaches are the count caches of this process, one per location.
+var countCaches struct {
+	sync.Mutex
+	m map[string]*cache.Cache
+}
+
+// countCache opens the count cache at loc once per process (nil for "" or "off").
+func countCache(ctx context.Context, loc string) (execute.Store, error) {
+	if loc == "" || loc == "off" {
+		return nil, nil
+	}
+	countCaches.Lock()
+	defer countCaches.Unlock()
+	if c, ok := countCaches.m[loc]; ok {
+		return c, nil
+	}
+	c, err := cache.Open(ctx, loc, "count")
+	if err != nil {
+		return nil, fmt.Errorf("count cache %s: %w", loc, err)
+	}
+	if countCaches.m == nil {
+		countCaches.m = map[string]*cache.Cache{}
+	}
+	countCaches.m[loc] = c
+	return c, nil
 }
 
 // effSuites groups the jobs by suite (problem, language), the suites in the order

@@ -309,7 +309,8 @@ func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket, cpu
 
 // effMeasureText says what each time measure of the profiles is.
 var effMeasureText = map[string]string{
-	eff.TimeProcessCPU: "ET = mean over the repetitions of the user+sys CPU time (ms) of a fresh process running the whole stress suite, start-up included",
+	eff.TimeProcessCPU:   "ET = mean over the repetitions of the user+sys CPU time (ms) of a fresh process running the whole stress suite, start-up included; PM = mean peak RSS (VmHWM, KiB) of the same runs",
+	eff.TimeInstructions: "ET = instructions of the candidate's calls on the whole stress suite, counted once under callgrind (start-up excluded; deterministic, cached by content); PM = allocation peak of the calls (KiB: C++ live heap, Python tracemalloc, Java bytes allocated by the calling thread)",
 }
 
 // EfficiencyFloorLines describes how the run's Beyond scores were made: the cost
@@ -319,9 +320,14 @@ var effMeasureText = map[string]string{
 func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileRow) []string {
 	var out []string
 	measures := map[string]bool{}
+	count := false
+	var countFloor, allocFloor float64
 	for _, p := range profiles {
 		if p.TimeMeasure != "" {
 			measures[p.TimeMeasure] = true
+		}
+		if p.TimeMeasure == eff.TimeInstructions && !count {
+			count, countFloor, allocFloor = true, p.FloorTime, p.FloorMemKB
 		}
 	}
 	for _, m := range sortedKeys(measures) {
@@ -329,7 +335,11 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 		if !ok {
 			text = "ET = " + m
 		}
-		out = append(out, "Cost measure (mode "+m+"): "+text+"; PM = mean peak RSS (VmHWM, KiB) of the same runs.")
+		mode := eff.CostTime
+		if m == eff.TimeInstructions {
+			mode = eff.CostCount
+		}
+		out = append(out, "Cost mode "+mode+" ("+m+"): "+text+".")
 	}
 	run := map[schemas.Metric]float64{}
 	type dirKey [2]string
@@ -356,8 +366,15 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 	}
 	out = append(out, "Reference set: "+ref+".")
 	pos := func(x float64) float64 { return math.Max(x, 0) }
-	out = append(out, fmt.Sprintf("Resolution floor: values closer than max(%g ms, %g x the pooled within-program std of the reference set's repetitions) in time, max(%g KiB, %g x that std) in memory, tie; values within the floor of the best score 100; a task whose reference range lies within the floor has no signal and scores every correct program 100.",
-		pos(run[schemas.MetricFloorTimeQuantum]), pos(run[schemas.MetricFloorTimeSpreads]), pos(run[schemas.MetricFloorMemQuantumKB]), pos(run[schemas.MetricFloorMemSpreads])))
+	unit := "ms"
+	if count {
+		unit = "instructions"
+		out = append(out, fmt.Sprintf("Resolution floor (count mode, a fixed quantum): values closer than %g instructions, or %g KiB of allocation peak, tie; values within the floor of the best score 100; a task whose reference range lies within the floor has no signal and scores every correct program 100.",
+			countFloor, allocFloor))
+	} else {
+		out = append(out, fmt.Sprintf("Resolution floor: values closer than max(%g ms, %g x the pooled within-program std of the reference set's repetitions) in time, max(%g KiB, %g x that std) in memory, tie; values within the floor of the best score 100; a task whose reference range lies within the floor has no signal and scores every correct program 100.",
+			pos(run[schemas.MetricFloorTimeQuantum]), pos(run[schemas.MetricFloorTimeSpreads]), pos(run[schemas.MetricFloorMemQuantumKB]), pos(run[schemas.MetricFloorMemSpreads])))
+	}
 	noSig := map[dirKey][2][]string{}
 	seen := map[[3]string]bool{}
 	for _, p := range profiles {
@@ -397,9 +414,9 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 		if _, has := ms[schemas.MetricNoSignalTasksTime]; !ok || !has {
 			continue
 		}
-		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s ms, %s KiB",
+		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s %s, %s KiB",
 			effDirName(d[0], d[1]), int(ms[schemas.MetricNoSignalTasksTime].Value), int(ms[schemas.MetricNoSignalTasksMem].Value),
-			ms[schemas.MetricNoSignalTasksTime].N, fmt.Sprintf("%.3g", ms[schemas.MetricFloorTimeMedian].Value), fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
+			ms[schemas.MetricNoSignalTasksTime].N, fmt.Sprintf("%.3g", ms[schemas.MetricFloorTimeMedian].Value), unit, fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
 		if l := noSig[dirKey(d)]; d[0] != eff.AllLangs && len(l[0])+len(l[1]) > 0 {
 			line += "; time: " + list(l[0]) + "; memory: " + list(l[1])
 		}

@@ -70,6 +70,25 @@ type ProfileRow struct {
 	FloorMemKB   float64 `parquet:"floor_mem_kb"`
 	NoSignalTime bool    `parquet:"no_signal_time"`
 	NoSignalMem  bool    `parquet:"no_signal_mem"`
+	// The cost mode and the figures beside the process's CPU and RSS. CostMode is
+	// the job's --cost: "count" (Beyond from Instructions and AllocPeakKB) or
+	// "time" (from CPUMeanMs and RSSMeanKB). Instructions: callgrind's count of the
+	// instructions of the candidate's calls, start-up excluded (0: not counted).
+	// CallsCPUMeanMs and CallsCPUStdMs: the thread CPU time of the calls, measured
+	// in the process around them, over the repetitions. AllocPeakKB: the
+	// allocation peak of the calls in the counted run (C++: live heap through
+	// operator new; Python: tracemalloc's peak; Java: the bytes the calling thread
+	// allocated), -1 when not measured. MemMeasure names the value BeyondMem was
+	// computed from. CountCPUMs: the CPU time of the counted run; CountCached: the
+	// program's figures came from the count cache.
+	CostMode       string  `parquet:"cost_mode,dict"`
+	Instructions   int64   `parquet:"instructions,optional"`
+	CallsCPUMeanMs float64 `parquet:"calls_cpu_mean_ms,optional"`
+	CallsCPUStdMs  float64 `parquet:"calls_cpu_std_ms,optional"`
+	AllocPeakKB    float64 `parquet:"alloc_peak_kb,optional"`
+	MemMeasure     string  `parquet:"mem_measure,dict"`
+	CountCPUMs     float64 `parquet:"count_cpu_ms,optional"`
+	CountCached    bool    `parquet:"count_cached"`
 }
 
 // NoiseRow is one machine-noise probe of the efficiency job

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs (as root, with apt-get) or clearly demands what Transmute needs on a
 # Debian/Ubuntu machine: Go >= 1.26, JDK 17 (javac, java), python3, g++, and
-# util-linux's prlimit. Idempotent and quick when everything is there.
+# util-linux's prlimit, and valgrind (callgrind counts the instructions of the
+# efficiency job's count mode; the package also ships valgrind/callgrind.h).
+# Idempotent and quick when everything is there.
 set -euo pipefail
 
 missing=()
@@ -13,6 +15,8 @@ need java openjdk-17-jdk-headless
 need g++ g++
 need prlimit util-linux
 need make make
+need valgrind valgrind
+[ -f /usr/include/valgrind/callgrind.h ] || missing+=(valgrind)
 # The HTML report's browser test (report/browser_test.go) needs headless Chromium;
 # only `make test` asks for it (it skips with a message where it is absent).
 if [ "${TRANSMUTE_TEST_DEPS:-}" = 1 ]; then need chromium chromium; fi

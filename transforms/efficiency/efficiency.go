@@ -192,6 +192,16 @@ func ProfileRowOf(run string, t schemas.Task, role schemas.Role, translator stri
 	r.CPUMeanMs, r.CPUStdMs, r.CPUCV = stats.MeanStdCV(cpu)
 	r.WallMean, r.WallStd, r.WallCV = stats.MeanStdCV(wall)
 	r.RSSMeanKB, r.RSSStdKB, r.RSSCV = stats.MeanStdCV(rss)
+	var calls []float64
+	for _, c := range rep.CallsCPU {
+		calls = append(calls, Millis(c))
+	}
+	r.CallsCPUMeanMs, r.CallsCPUStdMs, _ = stats.MeanStdCV(calls)
+	r.Instructions, r.AllocPeakKB = rep.Instructions, -1
+	if rep.AllocPeakBytes >= 0 && rep.Counted {
+		r.AllocPeakKB = float64(rep.AllocPeakBytes) / 1024
+	}
+	r.CountCPUMs, r.CountCached = Millis(rep.CountCPU), rep.Cached
 	if !rep.Started.IsZero() {
 		r.MeasuredFrom = rep.Started.UTC().Format(time.RFC3339Nano)
 		r.MeasuredTo = rep.Ended.UTC().Format(time.RFC3339Nano)
@@ -211,6 +221,23 @@ const (
 	// MemPeakRSS is PM: the mean over the repetitions of the process's peak RSS
 	// (VmHWM, KiB). Its spread is RSSStdKB.
 	MemPeakRSS = "peak_rss_kb"
+	// TimeInstructions is the count mode's cost: callgrind's count of the
+	// instructions of the candidate's calls (profile.Report.Instructions), one
+	// deterministic run per program. MemAllocPeak is the count mode's memory: the
+	// allocation peak of the calls (KiB; see ProfileRow.AllocPeakKB).
+	TimeInstructions = "instructions"
+	MemAllocPeak     = "alloc_peak_kb"
+)
+
+// Cost modes of the efficiency job (ScoreOptions.Cost).
+const (
+	// CostCount: Beyond from instruction counts and allocation peaks, both
+	// deterministic, with fixed quantum floors (Resolution.CountQuantum,
+	// AllocQuantumKB).
+	CostCount = "count"
+	// CostTime: Beyond from the process's mean CPU time and peak RSS over the
+	// repetitions, with floors from their spread.
+	CostTime = "time"
 )
 
 // Resolution is Beyond's resolution floor: reference values closer than the
@@ -225,13 +252,19 @@ type Resolution struct {
 	TimeQuantum  float64 `json:"time_quantum"`
 	MemSpreads   float64 `json:"mem_spreads"`
 	MemQuantumKB float64 `json:"mem_quantum_kb"`
+	// The count mode's floors: instructions, and KiB of allocation peak.
+	CountQuantum   float64 `json:"count_quantum"`
+	AllocQuantumKB float64 `json:"alloc_quantum_kb"`
 }
 
 // DefaultResolution: three pooled standard deviations (with five repetitions,
 // the means of 28 programs of equal cost span 1.8 stds on average and more than
 // 3 in 0.05% of draws, simulated with normal noise), at least the CPU clock's
-// microsecond for times and one 4 KiB page for memory.
-var DefaultResolution = Resolution{TimeSpreads: 3, TimeQuantum: 0.001, MemSpreads: 3, MemQuantumKB: 4}
+// microsecond for times and one 4 KiB page for memory. In the count mode, 10,000
+// instructions (a few microseconds of work; Java's counts of one program move by up
+// to 0.04%, a few thousand instructions on a light suite) and one 4 KiB page.
+var DefaultResolution = Resolution{TimeSpreads: 3, TimeQuantum: 0.001, MemSpreads: 3, MemQuantumKB: 4,
+	CountQuantum: 10000, AllocQuantumKB: 4}
 
 // ScoreOptions say how ScoreTask builds the reference set and scores against it.
 type ScoreOptions struct {
@@ -244,6 +277,8 @@ type ScoreOptions struct {
 	RefGold    bool
 	Selection  TaskSelection
 	Resolution Resolution
+	// Cost is CostCount or CostTime ("" is CostTime).
+	Cost string
 }
 
 // DefaultScoreOptions are the paper's definitions with the default floor.
@@ -259,9 +294,16 @@ var DefaultScoreOptions = ScoreOptions{Selection: DefaultTaskSelection, Resoluti
 // diverse). A task whose reference range lies within a floor, or whose R is
 // empty, has no signal in that measure: every correct program scores 100.
 func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
-	var et, pm []float64
+	var et, pm, selT, selM []float64
 	var tSpread, mSpread pooledSpread
 	var refTr int
+	count := opt.Cost == CostCount
+	cost := func(p *schemas.ProfileRow) (float64, float64) {
+		if count {
+			return float64(p.Instructions), math.Max(p.AllocPeakKB, 0)
+		}
+		return p.CPUMeanMs, p.RSSMeanKB
+	}
 	o.Usable = false
 	for i := range o.Profiles {
 		p := &o.Profiles[i]
@@ -280,8 +322,11 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 			continue
 		}
 		p.InReference = true
-		et = append(et, p.CPUMeanMs)
-		pm = append(pm, p.RSSMeanKB)
+		t, m := cost(p)
+		et = append(et, t)
+		pm = append(pm, m)
+		selT = append(selT, p.CPUMeanMs)
+		selM = append(selM, p.RSSMeanKB)
 		tSpread.add(p.Repetitions, p.CPUStdMs)
 		mSpread.add(p.Repetitions, p.RSSStdKB)
 		if p.Role == schemas.RoleTranslation {
@@ -289,16 +334,22 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 		}
 	}
 	res := opt.Resolution
-	o.FloorTime = math.Max(math.Max(res.TimeQuantum, 0), math.Max(res.TimeSpreads, 0)*tSpread.std())
-	o.FloorMemKB = math.Max(math.Max(res.MemQuantumKB, 0), math.Max(res.MemSpreads, 0)*mSpread.std())
+	if count {
+		// One deterministic run per program: the floors are the quanta alone.
+		o.FloorTime, o.FloorMemKB = math.Max(res.CountQuantum, 0), math.Max(res.AllocQuantumKB, 0)
+	} else {
+		o.FloorTime = math.Max(math.Max(res.TimeQuantum, 0), math.Max(res.TimeSpreads, 0)*tSpread.std())
+		o.FloorMemKB = math.Max(math.Max(res.MemQuantumKB, 0), math.Max(res.MemSpreads, 0)*mSpread.std())
+	}
 	o.NoSignalTime = o.Usable && !hasSignal(et, o.FloorTime)
 	o.NoSignalMem = o.Usable && !hasSignal(pm, o.FloorMemKB)
 	o.Resolution, o.RefGold = res, opt.RefGold
 	selected := false
 	if o.Usable && refTr > 0 {
 		impact := false
-		for i := range et {
-			impact = impact || et[i] > opt.Selection.EpsTimeMs || pm[i] > opt.Selection.EpsMemKB
+		// TRACE's thresholds are in ms and KB: the process's figures in every mode.
+		for i := range selT {
+			impact = impact || selT[i] > opt.Selection.EpsTimeMs || selM[i] > opt.Selection.EpsMemKB
 		}
 		_, _, cvT := stats.MeanStdCV(et)
 		_, _, cvM := stats.MeanStdCV(pm)
@@ -307,16 +358,20 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 	for i := range o.Profiles {
 		p := &o.Profiles[i]
 		p.Selected = selected
-		p.TimeMeasure = TimeProcessCPU
+		p.TimeMeasure, p.MemMeasure, p.CostMode = TimeProcessCPU, MemPeakRSS, CostTime
+		if count {
+			p.TimeMeasure, p.MemMeasure, p.CostMode = TimeInstructions, MemAllocPeak, CostCount
+		}
 		p.FloorTime, p.FloorMemKB = o.FloorTime, o.FloorMemKB
 		p.NoSignalTime, p.NoSignalMem = o.NoSignalTime, o.NoSignalMem
 		if !p.Correct || !o.Usable {
 			continue
 		}
-		p.BeyondTime = BeyondFloor(p.CPUMeanMs, et, o.FloorTime)
-		p.BeyondMem = BeyondFloor(p.RSSMeanKB, pm, o.FloorMemKB)
-		p.InefficiencyTime = zeroNaN(score.Inefficiency(p.CPUMeanMs, et))
-		p.InefficiencyMem = zeroNaN(score.Inefficiency(p.RSSMeanKB, pm))
+		t, m := cost(p)
+		p.BeyondTime = BeyondFloor(t, et, o.FloorTime)
+		p.BeyondMem = BeyondFloor(m, pm, o.FloorMemKB)
+		p.InefficiencyTime = zeroNaN(score.Inefficiency(t, et))
+		p.InefficiencyMem = zeroNaN(score.Inefficiency(m, pm))
 	}
 }
 

@@ -441,3 +441,53 @@ func TestCVOverTime(t *testing.T) {
 		t.Error("no rows: want an empty list")
 	}
 }
+
+// effCounted is a correct profile of the count mode: instructions and an
+// allocation peak, with process times that disagree with them (noise).
+func effCounted(role, tr string, instr int64, allocKB, cpu float64) schemas.ProfileRow {
+	p := effProf(role, tr, cpu, 5000, true)
+	p.Instructions, p.AllocPeakKB = instr, allocKB
+	return p
+}
+
+// TestEfficiencyCountMode: in the count mode Beyond comes from the instruction
+// counts and allocation peaks, not the process's CPU time, with the fixed quanta as
+// floors; a task whose counts lie within the quantum has no signal.
+func TestEfficiencyCountMode(t *testing.T) {
+	task := schemas.Task{ProblemID: "P", Corpus: "trace", SrcLang: "java", TgtLang: "python"}
+	o := TaskOutcome{Task: task, Translators: []string{"A", "B", "C"}, PassDefault: []bool{true, true, true},
+		Profiles: []schemas.ProfileRow{
+			effCounted(schemas.RoleGroundTruth, "", 1_000_000, 100, 30),
+			// process CPU says C < B < A; the counts say A < C < B
+			effCounted(schemas.RoleTranslation, "A", 1_000_000, 100, 46),
+			effCounted(schemas.RoleTranslation, "B", 2_010_000, 300, 43),
+			effCounted(schemas.RoleTranslation, "C", 1_510_000, 104, 40),
+		}}
+	opt := DefaultScoreOptions
+	opt.Cost = CostCount
+	ScoreTask(&o, opt)
+	effNear(t, "count floor", o.FloorTime, 10000)
+	effNear(t, "alloc floor", o.FloorMemKB, 4)
+	// best+floor = 1,010,000 -> 100, worst 2,010,000 -> 0, C 1,510,000 -> 50.
+	for tr, want := range map[string][2]float64{"A": {100, 100}, "B": {0, 0}, "C": {50, 100}} {
+		p, _ := o.translatorProfile(tr)
+		effNear(t, tr+" B_T", p.BeyondTime, want[0])
+		effNear(t, tr+" B_M", p.BeyondMem, want[1])
+		if p.TimeMeasure != TimeInstructions || p.MemMeasure != MemAllocPeak || p.CostMode != CostCount {
+			t.Errorf("%s: measures %q %q mode %q", tr, p.TimeMeasure, p.MemMeasure, p.CostMode)
+		}
+	}
+	flat := TaskOutcome{Task: task, Translators: []string{"A", "B"}, PassDefault: []bool{true, true},
+		Profiles: []schemas.ProfileRow{
+			effCounted(schemas.RoleGroundTruth, "", 1_000_000, 100, 30),
+			effCounted(schemas.RoleTranslation, "A", 1_000_000, 100, 20),
+			effCounted(schemas.RoleTranslation, "B", 1_009_000, 100, 60),
+		}}
+	ScoreTask(&flat, opt)
+	if !flat.NoSignalTime || !flat.NoSignalMem {
+		t.Errorf("counts within the quantum: no signal %v %v, want true", flat.NoSignalTime, flat.NoSignalMem)
+	}
+	for _, p := range flat.Profiles {
+		effNear(t, p.Translator+" B_T in a flat task", p.BeyondTime, 100)
+	}
+}

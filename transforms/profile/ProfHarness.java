@@ -4,7 +4,10 @@
 // the candidate's method (found by reflection in class Cand, or in a class nested in
 // it), then calls the method once per test and prints one protocol line per test
 // (transforms/execute/protocol.go) on the original stdout. The candidate's own
-// output goes nowhere.
+// output goes nowhere. The loop over the calls is bracketed by the counting helper's
+// native methods (-Dtm.helper=<library>): under callgrind only its instructions are
+// counted, and its thread CPU time is measured; the results are printed after it.
+// With -Dtm.alloc=1 it also reports the bytes the calling thread allocated in it.
 import java.io.*;
 import java.lang.reflect.*;
 import java.math.BigInteger;
@@ -14,6 +17,11 @@ import java.util.*;
 
 public class ProfHarness {
     static PrintStream proto;
+    static native void tmStart();
+    static native void tmStop();
+    static native long tmThreadNs();
+    static boolean helper;
+    static long callsNs = -1, allocBytes = -1;
 
     // ---- a small JSON reader: Long/BigInteger/Double, String, Boolean, List, null ----
     static final class Json {
@@ -280,6 +288,15 @@ public class ProfHarness {
         PrintStream nul = new PrintStream(OutputStream.nullOutputStream());
         System.setOut(nul);
         System.setErr(nul);
+        String lib = System.getProperty("tm.helper");
+        if (lib != null && !lib.isEmpty()) {
+            try {
+                System.load(lib);
+                helper = true;
+            } catch (Throwable e) {
+                helper = false;
+            }
+        }
         String entry = argv[1], ret = argv[2];
         String[] ptypes = Arrays.copyOfRange(argv, 3, argv.length);
         List<String> lines = Files.readAllLines(Paths.get(argv[0]), StandardCharsets.UTF_8);
@@ -318,16 +335,47 @@ public class ProfHarness {
         final String base = baseOf(ret);
         // An anonymous class, not a lambda: a lambda's bootstrap costs the JVM tens of
         // milliseconds of start-up CPU.
+        final Object[] res = new Object[tests.size()];
+        final Throwable[] errs = new Throwable[tests.size()];
+        final boolean alloc = System.getProperty("tm.alloc") != null;
         Runnable run = new Runnable() {
           public void run() {
+            com.sun.management.ThreadMXBean mx = null;
+            long a0 = 0;
+            if (alloc) {
+                mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                a0 = mx.getCurrentThreadAllocatedBytes();
+            }
+            long t0 = helper ? tmThreadNs() : 0;
+            if (helper) tmStart();
+            for (int t = 0; t < tests.size(); t++) {
+                if (bad.get(t) != null) continue;
+                try {
+                    res[t] = m.invoke(self, tests.get(t));
+                } catch (InvocationTargetException e) {
+                    errs[t] = e.getCause();
+                } catch (Throwable e) {
+                    errs[t] = e;
+                }
+            }
+            if (helper) {
+                tmStop();
+                callsNs = tmThreadNs() - t0;
+            }
+            if (alloc) allocBytes = mx.getCurrentThreadAllocatedBytes() - a0;
             for (int t = 0; t < tests.size(); t++) {
                 if (bad.get(t) != null) {
                     fail(t, "infra_error", "bad arguments: " + bad.get(t));
                     continue;
                 }
                 Object[] args = tests.get(t);
+                Throwable c = errs[t];
+                if (c != null) {
+                    fail(t, c instanceof OutOfMemoryError ? "memory_limit" : "exception", describe(c));
+                    continue;
+                }
                 try {
-                    Object r = m.invoke(self, args);
+                    Object r = res[t];
                     StringBuilder o = new StringBuilder("{\"c\":0,\"t\":").append(t).append(",\"s\":\"ok\",\"v\":");
                     if (isVoid) {
                         o.append('[');
@@ -343,9 +391,6 @@ public class ProfHarness {
                         pv(o, r, base);
                     }
                     proto.println(o.append('}'));
-                } catch (InvocationTargetException e) {
-                    Throwable c = e.getCause();
-                    fail(t, c instanceof OutOfMemoryError ? "memory_limit" : "exception", describe(c));
                 } catch (OutOfMemoryError e) {
                     fail(t, "memory_limit", describe(e));
                 } catch (Throwable e) {
@@ -357,7 +402,7 @@ public class ProfHarness {
         Thread th = new Thread(null, run, "main", 1L << 29);
         th.start();
         th.join();
-        proto.println("{\"c\":0,\"done\":true,\"rss_kb\":" + peakRssKB() + "}");
+        proto.println("{\"c\":0,\"done\":true,\"rss_kb\":" + peakRssKB() + ",\"calls_ns\":" + callsNs + ",\"alloc_peak\":" + allocBytes + "}");
         proto.flush();
         System.exit(0);
     }

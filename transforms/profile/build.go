@@ -85,6 +85,7 @@ func cachedBuild(opt Options, kind string, src []byte, build func(target string)
 	h.Write([]byte(kind + "\x00"))
 	h.Write(cppHeader)
 	h.Write(javaHarness)
+	h.Write(countHelperSrc)
 	h.Write(src)
 	sum := hex.EncodeToString(h.Sum(nil))[:24]
 	base := opt.WorkDir
@@ -165,6 +166,13 @@ func (pyBuilder) build(ctx context.Context, dir string, s *suite, c execute.Cand
 	}
 	meta, _ := json.Marshal(map[string]any{"entry": entry, "params": typeNames(s.types), "returns": s.returns})
 	files["meta.json"] = meta
+	helper := countHelper(ctx, opt)
+	if opt.Count {
+		// The counted run loads the counting helper and measures the allocation peak.
+		meta, _ = json.Marshal(map[string]any{"entry": entry, "params": typeNames(s.types), "returns": s.returns,
+			"helper": helper, "alloc": true})
+		files["meta-count.json"] = meta
+	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return nil, "", err
@@ -180,11 +188,18 @@ func (pyBuilder) build(ctx context.Context, dir string, s *suite, c execute.Cand
 	if err != nil {
 		return nil, trimMsg(out), nil
 	}
-	return &program{
+	p := &program{
 		path:     py,
 		args:     []string{"-S", "-B", filepath.Join(dir, "prof_runner.py"), filepath.Join(dir, "cand.py"), filepath.Join(dir, "tests.jsonl"), filepath.Join(dir, "meta.json")},
 		readOnly: []string{dir},
-	}, "", nil
+	}
+	if opt.Count {
+		p.countArgs = append(append([]string{}, p.args[:len(p.args)-1]...), filepath.Join(dir, "meta-count.json"))
+		if helper != "" {
+			p.readOnly = append(p.readOnly, filepath.Dir(helper))
+		}
+	}
+	return p, "", nil
 }
 
 func typeNames(ts []values.Type) []string {
@@ -338,15 +353,24 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 	if heap < 256<<20 {
 		heap = 256 << 20
 	}
-	args := []string{"-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-Xss16m",
-		"-Xmx" + strconv.FormatInt(heap>>20, 10) + "m", "-XX:ErrorFile=/dev/null", "-Dfile.encoding=UTF-8",
-		"-cp", classes, "ProfHarness", filepath.Join(dir, "tests.jsonl"), entry, s.returns}
-	args = append(args, typeNames(s.types)...)
+	jvm := []string{"-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-Xss16m",
+		"-Xmx" + strconv.FormatInt(heap>>20, 10) + "m", "-XX:ErrorFile=/dev/null", "-Dfile.encoding=UTF-8"}
 	ro := []string{dir, classes, home}
+	if helper := countHelper(ctx, opt); helper != "" {
+		jvm = append(jvm, "-Dtm.helper="+helper)
+		ro = append(ro, filepath.Dir(helper))
+	}
+	main := append([]string{"-cp", classes, "ProfHarness", filepath.Join(dir, "tests.jsonl"), entry, s.returns}, typeNames(s.types)...)
 	if _, err := os.Stat("/etc/java-17-openjdk"); err == nil {
 		ro = append(ro, "/etc/java-17-openjdk")
 	}
-	return &program{path: java, args: args, readOnly: ro, noAS: true}, "", nil
+	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true}
+	if opt.Count {
+		// Counted: compilation synchronous (-Xbatch), which made the counts of the
+		// same program agree within 0.02-0.04% where the default JIT moved them by 1-6%.
+		p.countArgs = append(append(append([]string{}, jvm...), "-Xbatch", "-Dtm.alloc=1"), main...)
+	}
+	return p, "", nil
 }
 
 func javaType(t values.Type) string {
@@ -467,7 +491,7 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 		call = append(call, fmt.Sprintf("a.p%d", i))
 	}
 	w.WriteString("};\nstatic std::vector<Args> tests;\n")
-	w.WriteString("static void run() {\n  for (int t = 0; t < (int)tests.size(); ++t) {\n    Args& a = tests[t];\n    try {\n      std::string o;\n")
+	w.WriteString("static void run() {\n  th::calls_begin();\n  for (int t = 0; t < (int)tests.size(); ++t) {\n    Args& a = tests[t];\n    try {\n      std::string o;\n")
 	callExpr := fmt.Sprintf("cand::%s(%s)", entry, strings.Join(call, ", "))
 	if s.ret.Base == values.Void {
 		fmt.Fprintf(&w, "      %s;\n      o += '[';\n", callExpr)
@@ -486,12 +510,12 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 	} else {
 		fmt.Fprintf(&w, "      auto&& r = %s;\n      th::pv<%s, %d>(o, r);\n", callExpr, kindConst(s.ret.Base), s.ret.Dims)
 	}
-	w.WriteString("      th::ok(t, o);\n    }\n    TH_CATCH(t)\n  }\n}\n")
+	w.WriteString("      th::ok(t, o);\n    }\n    TH_CATCH(t)\n  }\n  th::calls_end();\n}\n")
 	w.WriteString("int main(int argc, char** argv) {\n  if (argc < 2) return 2;\n  th::Reader rd(argv[1]);\n  int n = (int)rd.integer();\n  tests.resize(n);\n  for (auto& a : tests) {\n")
 	for i := range s.types {
 		fmt.Fprintf(&w, "    th::fill(rd, a.p%d);\n", i)
 	}
-	w.WriteString("  }\n  th::write_all(\"{\\\"c\\\":0,\\\"compile\\\":\\\"ok\\\"}\\n\");\n  th::run_on_big_stack(run, (size_t)1 << 29);\n  th::write_all(\"{\\\"c\\\":0,\\\"done\\\":true,\\\"rss_kb\\\":\" + std::to_string(th::peak_rss_kb()) + \"}\\n\");\n  _exit(0);\n}\n")
+	w.WriteString("  }\n  th::write_all(\"{\\\"c\\\":0,\\\"compile\\\":\\\"ok\\\"}\\n\");\n  th::run_on_big_stack(run, (size_t)1 << 29);\n  th::write_all(\"{\\\"c\\\":0,\\\"done\\\":true,\\\"rss_kb\\\":\" + std::to_string(th::peak_rss_kb()) + \",\\\"calls_ns\\\":\" + std::to_string(th::calls_ns) + \",\\\"alloc_peak\\\":\" + std::to_string(th::alloc_peak) + \"}\\n\");\n  _exit(0);\n}\n")
 
 	data, err := cppData(s)
 	if err != nil {
@@ -516,7 +540,9 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 	if err != nil {
 		return nil, trimMsg(out), nil
 	}
-	return &program{path: bin, args: []string{filepath.Join(dir, "data.txt")}, readOnly: []string{dir, filepath.Dir(bin)}}, "", nil
+	p := &program{path: bin, args: []string{filepath.Join(dir, "data.txt")}, readOnly: []string{dir, filepath.Dir(bin)}}
+	p.countArgs = p.args
+	return p, "", nil
 }
 
 func (cppBuilder) empty(s *suite) execute.Candidate {

@@ -4,8 +4,18 @@
 #include <bits/stdc++.h>
 #include <cxxabi.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define TH_COUNT_START() CALLGRIND_START_INSTRUMENTATION
+#define TH_COUNT_STOP() CALLGRIND_STOP_INSTRUMENTATION
+#else
+#define TH_COUNT_START() ((void)0)
+#define TH_COUNT_STOP() ((void)0)
+#endif
 
 namespace th {
 
@@ -155,6 +165,46 @@ inline long long peak_rss_kb() {
   return 0;
 }
 
+// ---- the candidate's calls: instructions, thread CPU, heap -----------------------------
+// calls_begin and calls_end bracket the loop over the tests: under callgrind
+// (--instr-atstart=no) only the instructions between them are counted; calls_ns is
+// the thread CPU time between them; alloc_peak the peak of the live heap (bytes from
+// operator new, by malloc_usable_size) above its level at calls_begin.
+inline long long heap_live = 0, heap_peak = 0, heap_base = 0;
+inline long long calls_ns = -1, alloc_peak = -1, calls_t0 = 0;
+
+inline long long thread_ns() {
+  timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+inline void calls_begin() {
+  heap_base = heap_peak = heap_live;
+  calls_t0 = thread_ns();
+  TH_COUNT_START();
+}
+
+inline void calls_end() {
+  TH_COUNT_STOP();
+  calls_ns = thread_ns() - calls_t0;
+  alloc_peak = heap_peak - heap_base;
+}
+
+inline void* counted_alloc(std::size_t n) {
+  void* p = malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  heap_live += (long long)malloc_usable_size(p);
+  if (heap_live > heap_peak) heap_peak = heap_live;
+  return p;
+}
+
+inline void counted_free(void* p) {
+  if (!p) return;
+  heap_live -= (long long)malloc_usable_size(p);
+  free(p);
+}
+
 // run_on_big_stack runs f on a thread with a large stack (deep recursion), or directly.
 inline void run_on_big_stack(void (*f)(), size_t stack) {
   pthread_attr_t attr;
@@ -168,6 +218,22 @@ inline void run_on_big_stack(void (*f)(), size_t stack) {
 }
 
 }  // namespace th
+
+// The counting allocator: every C++ heap allocation of the program (the candidate's
+// containers included) goes through th::counted_alloc. Defined here, not inline
+// (replacement functions cannot be), as each program includes this header once.
+void* operator new(std::size_t n) { return th::counted_alloc(n); }
+void* operator new[](std::size_t n) { return th::counted_alloc(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try { return th::counted_alloc(n); } catch (...) { return nullptr; }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  try { return th::counted_alloc(n); } catch (...) { return nullptr; }
+}
+void operator delete(void* p) noexcept { th::counted_free(p); }
+void operator delete[](void* p) noexcept { th::counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { th::counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { th::counted_free(p); }
 
 #define TH_CATCH(T)                                                          \
   catch (const std::bad_alloc& e) {                                          \

@@ -1,10 +1,13 @@
 # Transmute's profiling harness for Python (transforms/profile). Usage:
 #   python3 -S -B prof_runner.py <candidate.py> <tests.jsonl> <meta.json>
-# meta.json: {"entry": name or "", "params": [types], "returns": type}.
+# meta.json: {"entry": name or "", "params": [types], "returns": type, "helper":
+# path of the counting helper library or "", "alloc": measure the allocation peak}.
 # It loads the candidate, converts every test's arguments (the conventions of the
 # Python execution engine, transforms/execute/python/runner.py), then calls the
 # function once per test and prints one protocol line per test on the original
-# stdout. The candidate's own output goes to /dev/null.
+# stdout. The candidate's own output goes to /dev/null. The loop over the calls is
+# bracketed: under callgrind the helper's tm_start/tm_stop count its instructions
+# only, and its thread CPU time is measured; the results are printed after it.
 import array
 import collections
 import json
@@ -12,6 +15,7 @@ import math
 import os
 import sys
 import threading
+import time
 
 
 def parse_type(t):
@@ -150,6 +154,20 @@ def peak_rss_kb():
     return 0
 
 
+def read_tests(path, types):
+    tests = []
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+                tests.append([conv(raw[i], b, d) for i, (b, d) in enumerate(types)])
+            except Exception as e:
+                tests.append(e)
+    return tests
+
+
 def main():
     cand_path, tests_path, meta_path = sys.argv[1:4]
     proto = os.fdopen(os.dup(1), "w", buffering=1 << 16)
@@ -179,38 +197,71 @@ def main():
     arrays = [i for i, (_, d) in enumerate(types) if d > 0]
     void = parse_type(meta["returns"])[0] == "void"
     # Convert every test's arguments before the first call.
-    tests = []
-    with open(tests_path) as f:
-        for line in f:
-            if not line.strip():
+    tests = read_tests(tests_path, types)
+
+    start = stop = lambda: None
+    if meta.get("helper"):
+        import ctypes  # only when counting: its import costs start-up
+
+        lib = ctypes.CDLL(meta["helper"])
+        start, stop = lib.tm_start, lib.tm_stop
+    stats = {"calls_ns": -1, "alloc_peak": -1}
+
+    def calls(tests):
+        res = [None] * len(tests)
+        for t, args in enumerate(tests):
+            if isinstance(args, Exception):
                 continue
             try:
-                raw = json.loads(line)
-                tests.append([conv(raw[i], b, d) for i, (b, d) in enumerate(types)])
-            except Exception as e:
-                tests.append(e)
+                res[t] = (0, fn(*args))
+            except MemoryError as e:
+                res[t] = (1, e)
+            except BaseException as e:
+                res[t] = (2, e)
+        return res
 
     def run():
+        t0 = time.thread_time_ns()
+        start()
+        res = calls(tests)
+        stop()
+        stats["calls_ns"] = time.thread_time_ns() - t0
         for t, args in enumerate(tests):
             if isinstance(args, Exception):
                 emit(json.dumps({"c": 0, "t": t, "s": "infra_error", "e": "bad arguments: " + describe(args)}))
                 continue
+            kind, v = res[t]
+            if kind == 1:
+                emit(json.dumps({"c": 0, "t": t, "s": "memory_limit", "e": describe(v)}))
+                continue
+            if kind == 2:
+                emit(json.dumps({"c": 0, "t": t, "s": "exception", "e": describe(v)}))
+                continue
             try:
-                rv = fn(*args)
                 out = []
-                enc([args[i] for i in arrays] if void else rv, out)
+                enc([args[i] for i in arrays] if void else v, out)
                 emit('{"c":0,"t":%d,"s":"ok","v":%s}' % (t, "".join(out)))
-            except MemoryError as e:
-                emit(json.dumps({"c": 0, "t": t, "s": "memory_limit", "e": describe(e)}))
             except BaseException as e:
                 emit(json.dumps({"c": 0, "t": t, "s": "exception", "e": describe(e)}))
+        if meta.get("alloc"):
+            # The allocation peak, in a second pass on freshly converted inputs:
+            # tracemalloc slows every allocation, so it stays out of the counted pass.
+            import _tracemalloc
+
+            again = read_tests(tests_path, types)
+            _tracemalloc.start()
+            base = _tracemalloc.get_traced_memory()[0]
+            _tracemalloc.reset_peak()
+            calls(again)
+            stats["alloc_peak"] = _tracemalloc.get_traced_memory()[1] - base
+            _tracemalloc.stop()
 
     sys.setrecursionlimit(1000000)
     threading.stack_size(512 << 20)
     th = threading.Thread(target=run)
     th.start()
     th.join()
-    emit('{"c":0,"done":true,"rss_kb":%d}' % peak_rss_kb())
+    emit('{"c":0,"done":true,"rss_kb":%d,"calls_ns":%d,"alloc_peak":%d}' % (peak_rss_kb(), stats["calls_ns"], stats["alloc_peak"]))
     proto.flush()
 
 

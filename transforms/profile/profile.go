@@ -23,9 +23,7 @@
 package profile
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -84,6 +82,19 @@ type Options struct {
 	// program varied by 17-18% (coefficient of variation over 8 runs) pinned alone
 	// and by 2.4-4.8% pinned under SCHED_FIFO.
 	NoRealTime bool
+	// Count adds the count mode (count.go): after its native repetitions, every
+	// program that ran correctly runs once more under callgrind, which counts the
+	// instructions of its calls (Report.Instructions), with the allocation peak
+	// measured beside. CountTimeLimit bounds that run's CPU time (default 600s:
+	// callgrind runs a program 20-60 times slower).
+	Count          bool
+	CountTimeLimit time.Duration
+	// Cache, when set in the count mode, keeps every report by content (the
+	// harness version, the toolchain, the suite, the options and the program: see
+	// countKey): a program counted before is not run again. Toolchain, when set,
+	// stands for the detected toolchain banner in the key (tests).
+	Cache     execute.Store
+	Toolchain string
 }
 
 func (o Options) withDefaults() Options {
@@ -104,6 +115,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OverheadRepetitions == 0 {
 		o.OverheadRepetitions = 3
+	}
+	if o.CountTimeLimit <= 0 {
+		o.CountTimeLimit = 600 * time.Second
 	}
 	return o
 }
@@ -145,6 +159,23 @@ type Report struct {
 	// one ended (zero when none ran): the stretch of time the figures come from,
 	// to set beside the machine's own noise then (MeasureNoise).
 	Started, Ended time.Time
+	// CallsCPU is the thread CPU time of the candidate's calls in each repetition,
+	// as the harness measures it around its loop over the tests (start-up, input
+	// conversion and printing excluded); MeanCallsCPU and StdCallsCPU its mean and
+	// sample standard deviation. Empty where the harness could not measure it.
+	CallsCPU                  []time.Duration
+	MeanCallsCPU, StdCallsCPU time.Duration
+	// The count mode: Counted when the callgrind run succeeded; Instructions is
+	// its count of the calls' instructions; AllocPeakBytes the allocation peak of
+	// the calls in that run (C++: live heap through operator new; Python:
+	// tracemalloc's peak, in a second pass; Java: the bytes the calling thread
+	// allocated), -1 when not measured; CountCPU and CountWall the counted run's
+	// cost. Cached: the report came from Options.Cache.
+	Counted             bool
+	Instructions        int64
+	AllocPeakBytes      int64
+	CountCPU, CountWall time.Duration
+	Cached              bool
 }
 
 // Baseline is the harness overhead of one suite: what the empty candidate (a
@@ -168,6 +199,9 @@ type program struct {
 	args     []string
 	readOnly []string
 	noAS     bool // the JVM: memory bounded by -Xmx, not RLIMIT_AS
+	// countArgs are the arguments of the counted run (under callgrind) when
+	// Options.Count is set: the counting helper loaded, the JVM's JIT synchronous.
+	countArgs []string
 }
 
 // builder builds the harness of one language for a candidate.
@@ -200,6 +234,13 @@ type suite struct {
 // The harness overhead is opt.Baseline when given, else measured here by the
 // empty candidate (unless opt.OverheadRepetitions < 0).
 func Profile(ctx context.Context, lang string, cand execute.Candidate, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (Report, error) {
+	if opt.Count {
+		reps, errs, err := ProfileSuite(ctx, lang, []execute.Candidate{cand}, params, returns, tests, opt)
+		if err != nil {
+			return Report{}, err
+		}
+		return reps[0], errs[0]
+	}
 	b, s, dir, opt, err := prepare(lang, params, returns, tests, opt)
 	if err != nil {
 		return Report{}, err
@@ -292,7 +333,7 @@ func prepare(lang string, params []schemas.Param, returns string, tests []schema
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
-	dir, err := os.MkdirTemp(base, "profile-")
+	dir, err := fixedTemp(base, "profile-")
 	if err != nil {
 		return nil, nil, "", opt, fmt.Errorf("profile: %w", err)
 	}
@@ -398,8 +439,13 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 	rep.WallTime = append(rep.WallTime, o.WallTime)
 	rep.RusageRSSKB = append(rep.RusageRSSKB, o.MaxRSSKB)
 	rss := o.MaxRSSKB
-	if h := harnessRSS(o.Stdout); h > 0 {
-		rss = h
+	if h, callsNs, _, ok := harnessDone(o.Stdout); ok {
+		if h > 0 {
+			rss = h
+		}
+		if callsNs >= 0 {
+			rep.CallsCPU = append(rep.CallsCPU, time.Duration(callsNs))
+		}
 	}
 	rep.MaxRSSKB = append(rep.MaxRSSKB, rss)
 	if i == 0 {
@@ -463,7 +509,17 @@ func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, p
 	reps = make([]Report, len(cands))
 	errs = make([]error, len(cands))
 	rs := make([]*runs, len(cands))
+	keys := make([]string, len(cands))
 	for k, c := range cands {
+		if opt.Count && opt.Cache != nil {
+			keys[k] = countKey(lang, s, c, opt)
+			var cached Report
+			if ok, err := opt.Cache.Get(ctx, keys[k], &cached); err == nil && ok {
+				cached.Cached = true
+				rs[k] = &runs{s: s, c: c, rep: cached, done: true}
+				continue
+			}
+		}
 		rs[k], errs[k] = newRuns(ctx, b, filepath.Join(dir, fmt.Sprintf("cand%d", k)), s, c, opt, opt.Repetitions, true)
 	}
 	bl := opt.Baseline
@@ -492,34 +548,35 @@ func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, p
 		}
 	}
 	for k, r := range rs {
+		if r.rep.Cached {
+			reps[k] = r.rep
+			continue
+		}
+		if errs[k] == nil && r.rep.Status != schemas.StatusCompileError {
+			r.rep.stats()
+			if bl != nil {
+				r.rep.applyBaseline(*bl)
+			}
+			if opt.Count {
+				r.rep.AllocPeakBytes = -1
+				errs[k] = r.count(ctx, opt, dir)
+			}
+		}
 		reps[k] = r.rep
-		if errs[k] != nil || r.rep.Status == schemas.StatusCompileError {
-			continue
+		if opt.Count && opt.Cache != nil && errs[k] == nil && cacheableReport(r.rep) {
+			// A failed write costs only a count again later.
+			_ = opt.Cache.Put(ctx, keys[k], r.rep)
 		}
-		reps[k].stats()
-		if bl == nil {
-			continue
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
 		}
-		reps[k].applyBaseline(*bl)
 	}
 	return reps, errs, nil
 }
 
-// harnessRSS returns the rss_kb of the harness's final protocol line, 0 if none.
-func harnessRSS(stdout []byte) int64 {
-	i := bytes.LastIndex(stdout, []byte(`{"c":0,"done":true`))
-	if i < 0 {
-		return 0
-	}
-	line := stdout[i:]
-	if j := bytes.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
-	var l execute.Line
-	if json.Unmarshal(line, &l) != nil {
-		return 0
-	}
-	return l.RSSKB
+// cacheableReport is false for reports the machinery, not the program, decided.
+func cacheableReport(r Report) bool {
+	return r.Status != schemas.StatusInfraError && r.Status != ""
 }
 
 func equalStrings(a, b []string) bool {
@@ -551,6 +608,14 @@ func (r *Report) stats() {
 	r.StdCPU = time.Duration(std)
 	r.CVCPU = cv
 	r.MeanRSSKB = rss / float64(n)
+	if len(r.CallsCPU) > 0 {
+		calls := make([]float64, len(r.CallsCPU))
+		for i, c := range r.CallsCPU {
+			calls[i] = float64(c)
+		}
+		m, sd, _ := stats.MeanStdCV(calls)
+		r.MeanCallsCPU, r.StdCallsCPU = time.Duration(m), time.Duration(sd)
+	}
 }
 
 // runOnce runs the program in a fresh sandboxed process pinned to opt.CPU.

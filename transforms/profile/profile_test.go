@@ -106,8 +106,8 @@ func TestProfileThreeLanguages(t *testing.T) {
 	}
 	// Profiling again reuses the cached builds (candidate and empty harness).
 	before, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "*"))
-	if len(before) != 5 { // java and cpp: candidate + empty each; the C++ precompiled header
-		t.Errorf("build cache holds %v, want 4 builds and a precompiled header", before)
+	if len(before) != 6 { // java and cpp: candidate + empty each; the C++ precompiled header; the counting helper
+		t.Errorf("build cache holds %v, want 4 builds, a precompiled header and the counting helper", before)
 	}
 	if pch, _ := filepath.Glob(filepath.Join(opt.WorkDir, "profile-cache", "cpp-pch-*", "prof.h.gch")); len(pch) != 1 {
 		t.Errorf("no precompiled header in the build cache: %v", before)

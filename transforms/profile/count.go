@@ -1,0 +1,296 @@
+package profile
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"transmute/internal/proctree"
+	"transmute/schemas"
+	"transmute/transforms/execute"
+	"transmute/transforms/execute/python"
+	"transmute/transforms/sandbox"
+)
+
+// The count mode (Options.Count): besides the native repetitions, every program
+// runs once under valgrind's callgrind with instrumentation off until the
+// harness's bracket around the candidate's calls switches it on, so
+// Report.Instructions is the number of instructions executed by the calls (and by
+// the loop that makes them), not by start-up. Counts do not depend on the
+// machine's load: a C++ or Python program counted twice gives the same number
+// (CPython with a fixed PYTHONHASHSEED), a Java program nearly so (-Xbatch). The counted run stays in the sandbox like every run.
+
+//go:embed prof_count.h
+var countHelperSrc []byte
+
+// countValgrindArgs are callgrind's options (before its output file): part of the
+// harness version, so that changing them invalidates cached counts.
+var countValgrindArgs = []string{"--tool=callgrind", "--instr-atstart=no", "--dump-line=no", "-q"}
+
+// CountEnv is the environment of every counted run: a fixed hash seed, without
+// which CPython's counts move by 0.1-0.3% from run to run.
+var CountEnv = []string{"PYTHONHASHSEED=0"}
+
+var helperMu sync.Mutex
+
+// countHelper returns the path of the counting helper library (prof_count.h),
+// built once per WorkDir (cached like the programs), or "" when it cannot be built
+// (the harnesses then run without it: no thread CPU in Java, no count).
+func countHelper(ctx context.Context, opt Options) string {
+	helperMu.Lock()
+	defer helperMu.Unlock()
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		return ""
+	}
+	target, _, err := cachedBuild(opt, "count-helper", countHelperSrc, func(target string) (string, error) {
+		dir := filepath.Dir(target)
+		if err := os.WriteFile(filepath.Join(dir, "prof_count.c"), countHelperSrc, 0o644); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			return "", err
+		}
+		return runTool(ctx, dir, cc, "-O2", "-shared", "-fPIC", "-o", filepath.Join(target, "libtmcount.so"), "prof_count.c")
+	})
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(target, "libtmcount.so")
+}
+
+// HarnessVersion identifies the harnesses, the counting helper and callgrind's
+// options: a cached count is reused only under the same.
+func HarnessVersion() string {
+	h := sha256.New()
+	for _, b := range [][]byte{[]byte("count/v1"), pyRunner, javaHarness, cppHeader, countHelperSrc,
+		[]byte(strings.Join(countValgrindArgs, " ")), []byte(strings.Join(cppFlags, " "))} {
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+var (
+	toolMu   sync.Mutex
+	toolVers = map[string]string{}
+)
+
+// Toolchain is the version banner of valgrind and of the language's toolchain
+// (the Python interpreter the harness runs, java, g++): part of a count's cache key.
+func Toolchain(lang string) string {
+	toolMu.Lock()
+	defer toolMu.Unlock()
+	if v, ok := toolVers[lang]; ok {
+		return v
+	}
+	banner := func(name string, args ...string) string {
+		b, _ := proctree.CombinedOutput(exec.Command(name, args...))
+		return strings.TrimSpace(string(b))
+	}
+	v := banner("valgrind", "--version") + "\n"
+	switch lang {
+	case schemas.Python:
+		if py, err := python.FindPython(""); err == nil {
+			v += py + " " + banner(py, "--version")
+		}
+	case schemas.Java:
+		if java, _, _, err := javaTools(); err == nil {
+			v += banner(java, "-version")
+		}
+	case schemas.Cpp:
+		v += banner("g++", "--version")
+	}
+	toolVers[lang] = v
+	return v
+}
+
+// countKey is the content key of a candidate's report in the count mode: the
+// harness version, the toolchain, the suite (signature and tests), the options
+// that shape the report and the candidate's code.
+func countKey(lang string, s *suite, c execute.Candidate, opt Options) string {
+	tc := opt.Toolchain
+	if tc == "" {
+		tc = Toolchain(lang)
+	}
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, p := range []any{HarnessVersion(), tc, lang, s.params, s.returns, s.tests, opt.Repetitions,
+		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry} {
+		_ = enc.Encode(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// countOnce runs the program once under callgrind, in the sandbox, and returns
+// the instructions counted inside the harness's bracket and the run's outcome.
+func countOnce(ctx context.Context, p *program, opt Options, dir string) (int64, sandbox.Outcome, error) {
+	vg, err := exec.LookPath("valgrind")
+	if err != nil {
+		return 0, sandbox.Outcome{}, fmt.Errorf("profile: count mode needs valgrind (scripts/deps.sh installs it): %w", err)
+	}
+	wd, err := fixedTemp(dir, "count-")
+	if err != nil {
+		return 0, sandbox.Outcome{}, err
+	}
+	defer os.RemoveAll(wd)
+	if err := os.Chmod(wd, 0o755); err != nil {
+		return 0, sandbox.Outcome{}, err
+	}
+	out := filepath.Join(wd, "callgrind.out")
+	args := append(append([]string{}, countValgrindArgs...), "--callgrind-out-file="+out, p.path)
+	args = append(args, p.countArgs...)
+	path := vg
+	if !opt.NoPin {
+		ts, err := taskset()
+		if err != nil {
+			return 0, sandbox.Outcome{}, err
+		}
+		path, args = ts, append([]string{"-c", strconv.Itoa(opt.CPU), vg}, args...)
+	}
+	spec := sandbox.Spec{
+		Path:     path,
+		Args:     args,
+		Env:      CountEnv,
+		WorkDir:  wd,
+		ReadOnly: p.readOnly,
+		Limits: sandbox.Limits{
+			CPUTime:     opt.CountTimeLimit,
+			WallTime:    2*opt.CountTimeLimit + 10*time.Second,
+			MemoryBytes: 2*opt.MemoryBytes + 1<<30, // valgrind's own maps beside the program's
+			MaxProcs:    256,
+			OutputBytes: 256 << 20,
+		},
+		// valgrind reserves far more address space than it uses; the memory is
+		// bounded by the cgroup where there is one.
+		NoAddressSpaceLimit: true,
+	}
+	var o sandbox.Outcome
+	for attempt := 0; attempt < 3; attempt++ {
+		if o, err = sandbox.Run(ctx, spec, nil); err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+	}
+	if err != nil {
+		return 0, o, fmt.Errorf("profile: sandbox: %w", err)
+	}
+	n, err := callgrindTotal(out)
+	if err != nil && strings.Contains(string(o.Stdout), `"done":true`) {
+		return 0, o, err
+	}
+	return n, o, nil
+}
+
+// fixedTemp makes a new directory under base named prefix and 16 random hex
+// digits. os.MkdirTemp's names vary in length, and the length of the paths an
+// interpreter is given moved CPython's counts by a few hundred instructions (its
+// allocator's state at the calls depends on the sizes it allocated before).
+func fixedTemp(base, prefix string) (string, error) {
+	for i := 0; i < 100; i++ {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		d := filepath.Join(base, prefix+hex.EncodeToString(b[:]))
+		if err := os.Mkdir(d, 0o700); err == nil {
+			return d, nil
+		} else if !os.IsExist(err) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("profile: no free directory name under %s", base)
+}
+
+// callgrindTotal reads the "totals:" line of a callgrind output file (the first
+// event, Ir). The file is written by the sandboxed process, so it is read only if
+// it is a regular file.
+func callgrindTotal(path string) (int64, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return 0, fmt.Errorf("profile: callgrind wrote no counts: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("profile: callgrind's output %s is not a regular file", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndex(data, []byte("\ntotals:"))
+	if i < 0 {
+		return 0, fmt.Errorf("profile: callgrind's output has no totals line")
+	}
+	f := strings.Fields(string(data[i+len("\ntotals:"):]))
+	if len(f) == 0 {
+		return 0, fmt.Errorf("profile: callgrind's totals line is empty")
+	}
+	return strconv.ParseInt(f[0], 10, 64)
+}
+
+// harnessDone reads the harness's final protocol line: VmHWM, the thread CPU time
+// of the calls (-1: not measured) and the allocation peak (-1: not measured).
+func harnessDone(stdout []byte) (rssKB, callsNs, alloc int64, ok bool) {
+	i := bytes.LastIndex(stdout, []byte(`{"c":0,"done":true`))
+	if i < 0 {
+		return 0, -1, -1, false
+	}
+	line := stdout[i:]
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	var l struct {
+		RSSKB   int64  `json:"rss_kb"`
+		CallsNs *int64 `json:"calls_ns"`
+		Alloc   *int64 `json:"alloc_peak"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return 0, -1, -1, false
+	}
+	callsNs, alloc = -1, -1
+	if l.CallsNs != nil {
+		callsNs = *l.CallsNs
+	}
+	if l.Alloc != nil {
+		alloc = *l.Alloc
+	}
+	return l.RSSKB, callsNs, alloc, true
+}
+
+// count adds the counted run to a report whose native repetitions ran: the
+// instructions and the allocation peak, or the counted run's failure as the
+// report's status.
+func (r *runs) count(ctx context.Context, opt Options, dir string) error {
+	if r.prog == nil || r.rep.Status != schemas.StatusOK {
+		return nil
+	}
+	start := time.Now()
+	n, o, err := countOnce(ctx, r.prog, opt, dir)
+	if err != nil {
+		return err
+	}
+	r.rep.CountCPU, r.rep.CountWall = o.CPUTime, time.Since(start)
+	st, detail, _, _ := judge(r.s, r.c, o, opt.CountTimeLimit)
+	if st != schemas.StatusOK {
+		r.rep.Status = st
+		r.rep.Detail = strings.TrimSpace(r.rep.Detail + " counted run (callgrind): " + detail)
+		return nil
+	}
+	r.rep.Counted, r.rep.Instructions = true, n
+	if _, _, alloc, ok := harnessDone(o.Stdout); ok {
+		r.rep.AllocPeakBytes = alloc
+	}
+	return nil
+}
