@@ -113,9 +113,7 @@ func (f *augmentFn) ProcessElement(ctx context.Context, _ string, batch func(*ev
 	return nil
 }
 
-// FinishAugment writes the empty tables and the manifest (Finish), then the
-// augmented corpus as JSONL: every valid test (AugmentCorpusKey) and the reduced
-// suite (AugmentReducedKey), problems in id order.
+// FinishAugment writes the empty tables and the manifest (Finish).
 func FinishAugment(ctx context.Context, b *blob.Bucket, m *Manifest) error {
 	for table, write := range map[string]func() error{
 		"augmented_tests": func() error {
@@ -138,9 +136,14 @@ func FinishAugment(ctx context.Context, b *blob.Bucket, m *Manifest) error {
 			}
 		}
 	}
-	if err := Finish(ctx, b, m, AugmentTables); err != nil {
-		return err
-	}
+	return Finish(ctx, b, m, AugmentTables)
+}
+
+// WriteAugmentCorpus writes the augmented corpus as JSONL from the published tables
+// of b: every valid test (AugmentCorpusKey) and the reduced suite
+// (AugmentReducedKey), problems in id order. It runs after the publish, which
+// installs only the tables' shards; like summary.txt, every run rewrites the files.
+func WriteAugmentCorpus(ctx context.Context, b *blob.Bucket) error {
 	probs, err := sink.Read[schemas.Problem](ctx, b, "problems")
 	if err != nil {
 		return err

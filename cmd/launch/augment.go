@@ -36,7 +36,11 @@ func augmentJob(seed int64, maxMutants int) jobDef {
 
 // printAugmentSummary prints the counts the run log needs: problems with at least
 // 100 valid new tests, the drop reasons, the reduced suites and the mutants killed.
+// It writes the augmented corpus first: the summary runs on the published tables.
 func printAugmentSummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
+	if err := pipelines.WriteAugmentCorpus(ctx, b); err != nil {
+		return fmt.Errorf("augmented corpus: %w", err)
+	}
 	rows, err := sink.Read[schemas.AugmentRow](ctx, b, "augment")
 	if err != nil {
 		return err
