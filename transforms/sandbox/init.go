@@ -249,10 +249,12 @@ func initMain(probe bool) int {
 	if err := setRlimits(l, nproc); err != nil {
 		return fail("rlimits: %v", err)
 	}
+	realtime := false
 	if cfg.RTPriority > 0 && !probe {
 		// on this (forking) thread: the target inherits the policy through fork and exec
 		if setFIFO(cfg.RTPriority) == nil {
 			active = append(active, "realtime")
+			realtime = true
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err == nil {
@@ -330,6 +332,12 @@ func initMain(probe bool) int {
 	}
 	start := time.Now()
 	pid, err := syscall.ForkExec(path, argv, attr)
+	if realtime {
+		// Only the target measures under SCHED_FIFO. A real-time reaper livelocked
+		// this 2-core machine for 90 minutes: its wait4 spun in the kernel
+		// (shrink_dcache_parent) on work that ordinary tasks on its core had to do.
+		setOther()
+	}
 	// Back home after the fork: this process must be neither charged nor
 	// chosen by the cgroup's OOM killer, nor take a slot of pids.max.
 	for _, f := range home {
@@ -527,6 +535,15 @@ func killChildren() {
 func setFIFO(prio int) error {
 	param := struct{ prio int32 }{int32(prio)}
 	if _, _, e := syscall.RawSyscall(unix.SYS_SCHED_SETSCHEDULER, 0, 1 /* SCHED_FIFO */, uintptr(unsafe.Pointer(&param))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// setOther returns the calling thread to the ordinary scheduling policy.
+func setOther() error {
+	param := struct{ prio int32 }{0}
+	if _, _, e := syscall.RawSyscall(unix.SYS_SCHED_SETSCHEDULER, 0, 0 /* SCHED_OTHER */, uintptr(unsafe.Pointer(&param))); e != 0 {
 		return e
 	}
 	return nil

@@ -720,4 +720,11 @@ func TestRealTimePriority(t *testing.T) {
 	if o := run(t, s, ""); strings.TrimSpace(string(o.Stdout)) != "1 1" {
 		t.Errorf("real-time run: priority and policy %q (stderr %q)", o.Stdout, o.Stderr)
 	}
+	// The init that reaps the program stays ordinary: a real-time reaper spinning
+	// in the kernel starves the tasks on its core that its wait4 waits for.
+	s = sh("cut -d' ' -f40,41 /proc/$PPID/stat")
+	s.RealTimePriority = 1
+	if o := run(t, s, ""); strings.TrimSpace(string(o.Stdout)) != "0 0" {
+		t.Errorf("real-time run: the init's priority and policy %q (stderr %q)", o.Stdout, o.Stderr)
+	}
 }
