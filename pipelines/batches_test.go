@@ -38,7 +38,7 @@ func TestPropertiesBatchesMatchShards(t *testing.T) {
 	}
 	const groups, limit = 2, 8
 	spec := "jsonl:" + filepath.Join(repoRoot(t), "data", "problems.jsonl")
-	c := Config{Run: "batches", Parallelism: 2, Shards: 1, ComputeShards: groups, CPUTime: testCPU, WallTime: testWall,
+	c := Config{Run: "batches", Parallelism: 2, RowsPerFile: 1, MergeGroups: groups, CPUTime: testCPU, WallTime: testWall,
 		Corpora: []string{spec}, Translators: []string{"identity:"}, Directions: "python-python", Limit: limit,
 		WorkDir: t.TempDir(), ExecCache: "off"}
 	o := PropertiesOptions{Seed: 3}

@@ -22,14 +22,14 @@ func BuildEvaluate(s beam.Scope, c Config) {
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := Score(s, c, results)
 
-	writeTable[schemas.Problem](s, c.Output, "problems", c.Shards, Split[schemas.Problem](s, outs, "Problem"))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, beam.ParDo(s, programKeys, Split[schemas.ExecutionRow](s, outs, "Executions")))
-	writeTable[schemas.ResultRow](s, c.Output, "results", c.Shards, results)
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
-	writeTable[schemas.FidelityRow](s, c.Output, "fidelity", c.Shards, Split[schemas.FidelityRow](s, outs, "Fidelity"))
-	writeTable[schemas.VerdictRow](s, c.Output, "verdicts", c.Shards, beam.ParDo(s.Scope("Verdicts"), splitVerdicts, outs))
+	writeTable[schemas.Problem](s, c.Output, "problems", c.RowsPerFile, Split[schemas.Problem](s, outs, "Problem"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.RowsPerFile, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.RowsPerFile, beam.ParDo(s, programKeys, Split[schemas.ExecutionRow](s, outs, "Executions")))
+	writeTable[schemas.ResultRow](s, c.Output, "results", c.RowsPerFile, results)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.RowsPerFile, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
+	writeTable[schemas.FidelityRow](s, c.Output, "fidelity", c.RowsPerFile, Split[schemas.FidelityRow](s, outs, "Fidelity"))
+	writeTable[schemas.VerdictRow](s, c.Output, "verdicts", c.RowsPerFile, beam.ParDo(s.Scope("Verdicts"), splitVerdicts, outs))
 }
 
 // Score computes the CA and pass-rate scores of each (translator, corpus, direction)

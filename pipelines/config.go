@@ -36,17 +36,16 @@ type Config struct {
 	// that the C++ engine finds small batches to compile together; efficiency profiles
 	// on one core each).
 	Parallelism int `json:"parallelism"`
-	// Shards is the most rows a table's Parquet file holds (default
+	// RowsPerFile is the most rows a table's Parquet file holds (--shards; default
 	// DefaultRowsPerFile). Each bundle of a Write streams its rows into files of its
 	// own and starts a new one past this many rows, so a table has at least one file
 	// per bundle that produced rows; the number of files is the runner's, not a flag's.
-	Shards int `json:"shards"`
-	// ComputeShards is the number of groups the properties job takes merge partners
+	RowsPerFile int `json:"rows_per_file"`
+	// MergeGroups is the number of groups the properties job takes merge partners
 	// from (a problem's partner is a problem of its group; the property search's
-	// too). 0 means 4 (launch sets 1 in process). No job runs its problems by these
-	// groups any more: the units of work are problems and batches that the runner
-	// spreads (docs/ARCHITECTURE.md).
-	ComputeShards int `json:"compute_shards"`
+	// too); --compute-shards sets it. 0 means 1 on every runner: every problem of
+	// the run, so that the properties tables do not depend on the runner.
+	MergeGroups int `json:"merge_groups"`
 	// Limits for every program run.
 	CPUTime     time.Duration `json:"cpu_time"`
 	WallTime    time.Duration `json:"wall_time"`
@@ -82,11 +81,11 @@ func (c Config) WithDefaults() Config {
 	if c.Parallelism <= 0 {
 		c.Parallelism = 2
 	}
-	if c.Shards <= 0 {
-		c.Shards = DefaultRowsPerFile
+	if c.RowsPerFile <= 0 {
+		c.RowsPerFile = DefaultRowsPerFile
 	}
-	if c.ComputeShards <= 0 {
-		c.ComputeShards = 4
+	if c.MergeGroups <= 0 {
+		c.MergeGroups = 1
 	}
 	if c.Output == "" {
 		c.Output = "out/run"

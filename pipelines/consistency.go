@@ -38,13 +38,13 @@ func BuildConsistency(s beam.Scope, c Config) {
 	outs := consistencyStage(s, c, items)
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	scores := ConsistencyScore(s, c.Run, outs)
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
-	writeTable[schemas.ConsistencyRow](s, c.Output, "consistency_results", c.Shards, Split[schemas.ConsistencyRow](s, outs, "Results"))
-	writeTable[schemas.RepairRow](s, c.Output, "repairs", c.Shards, Split[schemas.RepairRow](s, outs, "Repairs"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.RowsPerFile, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.RowsPerFile, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.RowsPerFile, Split[schemas.ExecutionRow](s, outs, "Executions"))
+	writeTable[schemas.ConsistencyRow](s, c.Output, "consistency_results", c.RowsPerFile, Split[schemas.ConsistencyRow](s, outs, "Results"))
+	writeTable[schemas.RepairRow](s, c.Output, "repairs", c.RowsPerFile, Split[schemas.RepairRow](s, outs, "Repairs"))
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.RowsPerFile, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
 }
 
 // consistencyStage runs consistency.Runner on every problem of items (variants,

@@ -213,10 +213,10 @@ func BuildEfficiency(s beam.Scope, c Config, o EfficiencyOptions) {
 	errs := beam.Flatten(s, loadErrs, checkErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := EfficiencyScore(s, c.Run, outs)
 
-	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.Shards, profiles)
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
-	writeTable[schemas.NoiseRow](s, c.Output, "noise", c.Shards, noise)
+	writeTable[schemas.ProfileRow](s, c.Output, "profiles", c.RowsPerFile, profiles)
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.RowsPerFile, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
+	writeTable[schemas.NoiseRow](s, c.Output, "noise", c.RowsPerFile, noise)
 }
 
 // effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests),

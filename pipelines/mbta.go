@@ -88,12 +88,12 @@ func BuildMBTA(s beam.Scope, c Config, m MBTAOptions) {
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"), translatorInputErrors(s, c))
 	scores := MBTAScore(s, c.Run, outs)
 
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
-	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.Shards, Split[schemas.ExecutionRow](s, outs, "Executions"))
-	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.Shards, Split[schemas.MutantResultRow](s, outs, "MutantResults"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.RowsPerFile, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.RowsPerFile, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.ExecutionRow](s, c.Output, "executions", c.RowsPerFile, Split[schemas.ExecutionRow](s, outs, "Executions"))
+	writeTable[schemas.MutantResultRow](s, c.Output, "mutant_results", c.RowsPerFile, Split[schemas.MutantResultRow](s, outs, "MutantResults"))
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.RowsPerFile, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
 }
 
 // MBTAExpand mutates each problem's source functions and runs them (mbta.Runner.Expand:

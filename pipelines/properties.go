@@ -47,7 +47,7 @@ func init() {
 // function into metamorphic variants, translate and run them, check the 38
 // properties: transforms/properties), a score per (translator, corpus, direction),
 // the PropertiesTables. Merge takes its second function from the problems of the
-// same merge group (mergeGroup: --compute-shards groups; in process one, every
+// same merge group (mergeGroup: --compute-shards groups; by default one, every
 // problem), which every batch reads as a side input.
 func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	c = c.WithDefaults()
@@ -62,12 +62,12 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	nanos := beam.Combine(s.Scope("CheckTime"), sumInt64, beam.ParDo(s, splitPropNanos, outs))
 	scores = beam.Flatten(s, scores, beam.ParDo(s, checkSecondsRow, nanos))
 
-	writeTable[schemas.VariantRow](s, c.Output, "variants", c.Shards, Split[schemas.VariantRow](s, outs, "Variants"))
-	writeTable[schemas.TransformationRow](s, c.Output, "transformations", c.Shards, Split[schemas.TransformationRow](s, outs, "Transformations"))
-	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.Shards, Split[schemas.TranslationRow](s, outs, "Translations"))
-	writeTable[schemas.PropertyResultRow](s, c.Output, "property_results", c.Shards, Split[schemas.PropertyResultRow](s, outs, "Results"))
-	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.Shards, scores)
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
+	writeTable[schemas.VariantRow](s, c.Output, "variants", c.RowsPerFile, Split[schemas.VariantRow](s, outs, "Variants"))
+	writeTable[schemas.TransformationRow](s, c.Output, "transformations", c.RowsPerFile, Split[schemas.TransformationRow](s, outs, "Transformations"))
+	writeTable[schemas.TranslationRow](s, c.Output, "translations", c.RowsPerFile, Split[schemas.TranslationRow](s, outs, "Translations"))
+	writeTable[schemas.PropertyResultRow](s, c.Output, "property_results", c.RowsPerFile, Split[schemas.PropertyResultRow](s, outs, "Results"))
+	writeTable[schemas.ScoreRow](s, c.Output, "scores", c.RowsPerFile, scores)
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
 }
 
 // propertiesStage runs properties.Runner on every problem of items in Batches of
@@ -75,7 +75,7 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 // the side input the merge partners come from.
 func propertiesStage(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("Properties")
-	return beam.ParDo(s, &propertiesFn{Exec: execOf(c), Options: o, MergeGroups: c.ComputeShards},
+	return beam.ParDo(s, &propertiesFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups},
 		Batches(s, items), beam.SideInput{Input: items})
 }
 

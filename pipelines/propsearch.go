@@ -76,8 +76,8 @@ func init() {
 // returns the error rows of searches that stopped on an error.
 func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("PropertySearch")
-	rows := beam.ParDo(s, &searchFn{Exec: execOf(c), Options: o, MergeGroups: c.ComputeShards}, Batches(s, items), beam.SideInput{Input: items})
-	writeTable[schemas.SearchRow](s, c.Output, SearchTable, c.Shards, rows)
+	rows := beam.ParDo(s, &searchFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups}, Batches(s, items), beam.SideInput{Input: items})
+	writeTable[schemas.SearchRow](s, c.Output, SearchTable, c.RowsPerFile, rows)
 	return beam.ParDo(s, searchErrorRows, rows)
 }
 

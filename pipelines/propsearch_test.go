@@ -100,7 +100,7 @@ func TestPropertiesJobSearch(t *testing.T) {
 	srv, temps := temperatureServer(t)
 	spec := "openai:" + srv.URL + "/v1?model=fake&name=fake-llm&cache=off&backoff=5ms"
 	out := filepath.Join(dir, "out")
-	c := Config{Run: "search", Output: out, Parallelism: 2, Shards: 1, ComputeShards: 1, CPUTime: testCPU, WallTime: testWall,
+	c := Config{Run: "search", Output: out, Parallelism: 2, RowsPerFile: 1, MergeGroups: 1, CPUTime: testCPU, WallTime: testWall,
 		Corpora: []string{"jsonl:" + corpus}, Translators: []string{spec}, Directions: "java-java",
 		ExecCache: filepath.Join(dir, "exec")}
 	const budget = 20

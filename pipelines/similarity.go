@@ -75,7 +75,7 @@ func BuildSimilarity(s beam.Scope, c Config, o SimilarityOptions) {
 	c = c.WithDefaults()
 	s = s.Scope("Similarity")
 	rows := beam.ParDo(s, &similarityFn{From: o.From, Run: c.Run, Workers: o.Workers}, beam.Impulse(s))
-	writeTable[schemas.SimilarityRow](s, c.Output, "similarity", c.Shards, rows)
+	writeTable[schemas.SimilarityRow](s, c.Output, "similarity", c.RowsPerFile, rows)
 }
 
 // FinishSimilarity reads the similarity rows back, computes the correlations

@@ -17,8 +17,8 @@ func (c Config) ValidateSettings() error {
 		name string
 		v    int64
 	}{
-		{"parallelism (--workers)", int64(c.Parallelism)}, {"shards (--shards)", int64(c.Shards)},
-		{"compute_shards (--compute-shards)", int64(c.ComputeShards)}, {"limit (--limit)", int64(c.Limit)},
+		{"parallelism (--workers)", int64(c.Parallelism)}, {"rows_per_file (--shards)", int64(c.RowsPerFile)},
+		{"merge_groups (--compute-shards)", int64(c.MergeGroups)}, {"limit (--limit)", int64(c.Limit)},
 		{"cpu_time (--cpu-limit)", int64(c.CPUTime)}, {"wall_time (--wall-limit)", int64(c.WallTime)},
 		{"memory_bytes (--memory-limit-mb)", c.MemoryBytes}, {"max_line_bytes (--max-line-bytes)", int64(c.MaxLineBytes)},
 	} {

@@ -17,7 +17,7 @@ import (
 // Row is a table row: a struct of schemas with parquet tags.
 type Row = any
 
-// DefaultRowsPerFile is the default of Config.Shards: at most this many rows per
+// DefaultRowsPerFile is the default of Config.RowsPerFile: at most this many rows per
 // Parquet file (a bundle of a Write starts a new file past it).
 const DefaultRowsPerFile = 50000
 
@@ -162,7 +162,7 @@ func init() {
 
 // writeTable writes col as Parquet files under <output>/<table>/part-*.parquet: each
 // bundle of col's stage writes its rows as they come (no GroupByKey: a table is never
-// held in memory), at most maxRows rows per file (Config.Shards), and only the files
+// held in memory), at most maxRows rows per file (Config.RowsPerFile), and only the files
 // of the bundles the runner committed are moved to their part-* keys, after a
 // GroupByKey of their names (one small element per file). A table with no rows has
 // no file; Finish writes it empty.

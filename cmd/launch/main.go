@@ -137,7 +137,7 @@ func run() error {
 		directions           = flag.String("directions", "", "comma-separated src-tgt directions (default: every task of the corpora)")
 		parallelism          = flag.Int("workers", 0, "executions at once per Beam worker and language (default 2; a batch's 4 problems run at once, so small C++ batches compile together)")
 		shards               = flag.Int("shards", 0, fmt.Sprintf("at most this many rows per Parquet file of a table (default %d; each bundle writes files of its own)", pipelines.DefaultRowsPerFile))
-		computeShards        = flag.Int("compute-shards", 0, "properties: groups of problems that take their merge partners from each other (default 1 in process; else 4)")
+		computeShards        = flag.Int("compute-shards", 0, "properties: groups of problems that take their merge partners from each other (default 1: every problem, on every runner)")
 		limit                = flag.Int("limit", 0, "at most this many problems per corpus (0 = all)")
 		problems             = flag.String("problems", "", "only these problem ids, comma-separated (an unknown id is an error)")
 		problemsFile         = flag.String("problems-file", "", "only the problem ids in this file (# comments)")
@@ -282,12 +282,10 @@ func run() error {
 		c.Parallelism = *parallelism
 	}
 	if *shards > 0 {
-		c.Shards = *shards
+		c.RowsPerFile = *shards
 	}
 	if *computeShards > 0 {
-		c.ComputeShards = *computeShards
-	} else if c.ComputeShards == 0 && inProcess() {
-		c.ComputeShards = 1
+		c.MergeGroups = *computeShards
 	}
 	if *limit > 0 {
 		c.Limit = *limit
