@@ -58,11 +58,11 @@ func BuildAugment(s beam.Scope, c Config, o AugmentOptions) {
 	items, loadErrs := Load(s, c)
 	outs := beam.ParDo(s.Scope("Augment"), &augmentFn{Exec: execOf(c), Options: o}, Batches(s.Scope("Augment"), items))
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
-	writeTable[schemas.Problem](s, c.Output, "problems", c.Shards, Split[schemas.Problem](s, outs, "Problem"))
-	writeTable[schemas.AugmentedTestRow](s, c.Output, "augmented_tests", c.Shards, Split[schemas.AugmentedTestRow](s, outs, "Tests"))
-	writeTable[schemas.AugmentRow](s, c.Output, "augment", c.Shards, Split[schemas.AugmentRow](s, outs, "Summary"))
-	writeTable[schemas.AugmentDropRow](s, c.Output, "augment_drops", c.Shards, Split[schemas.AugmentDropRow](s, outs, "Drops"))
-	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.Shards, errs)
+	writeTable[schemas.Problem](s, c.Output, "problems", c.RowsPerFile, Split[schemas.Problem](s, outs, "Problem"))
+	writeTable[schemas.AugmentedTestRow](s, c.Output, "augmented_tests", c.RowsPerFile, Split[schemas.AugmentedTestRow](s, outs, "Tests"))
+	writeTable[schemas.AugmentRow](s, c.Output, "augment", c.RowsPerFile, Split[schemas.AugmentRow](s, outs, "Summary"))
+	writeTable[schemas.AugmentDropRow](s, c.Output, "augment_drops", c.RowsPerFile, Split[schemas.AugmentDropRow](s, outs, "Drops"))
+	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
 }
 
 // augmentFn augments a batch of problems on the worker's shared engines.

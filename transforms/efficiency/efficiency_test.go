@@ -444,7 +444,7 @@ func TestCVOverTime(t *testing.T) {
 
 // effCounted is a correct profile of the count mode: instructions and an
 // allocation peak, with process times that disagree with them (noise).
-func effCounted(role, tr string, instr int64, allocKB, cpu float64) schemas.ProfileRow {
+func effCounted(role schemas.Role, tr string, instr int64, allocKB, cpu float64) schemas.ProfileRow {
 	p := effProf(role, tr, cpu, 5000, true)
 	p.Instructions, p.AllocPeakKB = instr, allocKB
 	return p
