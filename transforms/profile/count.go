@@ -37,7 +37,7 @@ var countHelperSrc []byte
 
 // countValgrindArgs are callgrind's options (before its output file): part of the
 // harness version, so that changing them invalidates cached counts.
-var countValgrindArgs = []string{"--tool=callgrind", "--instr-atstart=no", "--dump-line=no", "-q"}
+var countValgrindArgs = []string{"--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--dump-line=no", "-q"}
 
 // CountEnv is the environment of every counted run: a fixed hash seed, without
 // which CPython's counts move by 0.1-0.3% from run to run.

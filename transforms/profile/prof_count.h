@@ -2,14 +2,16 @@
 // .c files in a package without cgo): compiled as C, once, into a shared
 // library that the Python harness loads through ctypes and the Java harness through
 // JNI, so that both bracket the candidate's calls the way the C++ harness does with
-// the same macros inline. Under callgrind (--instr-atstart=no) the brackets switch
-// instruction counting on and off; outside valgrind they cost a few instructions.
+// the same macros inline. Under callgrind (--instr-atstart=no, --collect-atstart=no) the
+// brackets switch the calling thread's instruction counting on and off; outside valgrind they cost a few instructions.
 #include <stdint.h>
 #include <time.h>
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
-#define TM_START() CALLGRIND_START_INSTRUMENTATION
-#define TM_STOP() CALLGRIND_STOP_INSTRUMENTATION
+// Collection is per thread (--collect-atstart=no): only the calling thread's
+// instructions count, whichever other thread valgrind happens to run meanwhile.
+#define TM_START() do { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_TOGGLE_COLLECT; } while (0)
+#define TM_STOP() do { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_STOP_INSTRUMENTATION; } while (0)
 #else
 #define TM_START() ((void)0)
 #define TM_STOP() ((void)0)

@@ -203,7 +203,9 @@ def main():
     if meta.get("helper"):
         import ctypes  # only when counting: its import costs start-up
 
-        lib = ctypes.CDLL(meta["helper"])
+        # PyDLL keeps the GIL across the calls: a CDLL call releases it, and
+        # whether the main thread took it meanwhile moved counts by 8 instructions.
+        lib = ctypes.PyDLL(meta["helper"])
         start, stop = lib.tm_start, lib.tm_stop
     stats = {"calls_ns": -1, "alloc_peak": -1}
 
@@ -258,6 +260,10 @@ def main():
 
     sys.setrecursionlimit(1000000)
     threading.stack_size(512 << 20)
+    # No timed GIL hand-offs: this thread gives the GIL up only by blocking in
+    # join. With the default 5 ms, how often the calls' thread handed it back
+    # depended on timing, and moved counts by up to 1,700 of 38M instructions.
+    sys.setswitchinterval(1e6)
     th = threading.Thread(target=run)
     th.start()
     th.join()

@@ -300,6 +300,18 @@ func baseline(ctx context.Context, b builder, dir string, s *suite, opt Options)
 	return Baseline{Status: over.Status, Detail: over.Detail, CPU: over.MeanCPU, RSSKB: over.MeanRSSKB, Runs: len(over.CPUTime)}, nil
 }
 
+// Languages lists the languages that have a profiling harness, in the order of
+// schemas.Languages (not every language with an engine has one).
+func Languages() []string {
+	var ls []string
+	for _, l := range schemas.Languages {
+		if _, ok := builders[l]; ok {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
 // prepare checks the options, the language and the types, and makes the working
 // directory of one call (the caller removes it).
 func prepare(lang string, params []schemas.Param, returns string, tests []schemas.Test, opt Options) (builder, *suite, string, Options, error) {

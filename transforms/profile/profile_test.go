@@ -96,7 +96,7 @@ func TestProfileThreeLanguages(t *testing.T) {
 	t.Logf("sandbox protections: %v", sandbox.Protections())
 	opt := quick
 	opt.WorkDir = t.TempDir() // a fresh build cache: the builds are exercised every time
-	for _, lang := range schemas.Languages {
+	for _, lang := range Languages() {
 		r, err := Profile(ctx, lang, cands[lang], sumParams, "int", sumTests, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", lang, err)
@@ -215,7 +215,7 @@ func TestProfileFailures(t *testing.T) {
 		schemas.Java:   "static int f(int[] arr, int n) { return undefinedVar; }",
 		schemas.Cpp:    "int f(vector<int>& arr, int n) { return undefined_var; }",
 	}
-	for _, lang := range schemas.Languages {
+	for _, lang := range Languages() {
 		r, err := Profile(ctx, lang, execute.Candidate{Code: bad[lang]}, sumParams, "int", sumTests, opt)
 		if err != nil {
 			t.Fatal(err)
