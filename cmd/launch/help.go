@@ -51,7 +51,7 @@ var helpGroups = []struct {
 var translatorHelp = map[string]string{
 	"recorded": "recorded:FILE.jsonl or DIR   recorded translations (docs/CORPUS_FORMAT.md; TRACE model dirs)",
 	"identity": "identity:                    the source program itself (a self-check of the harness)",
-	"builtin":  "builtin:                     the built-in rule-based transpilers (Java→Python, Java→C++)",
+	"builtin":  "builtin:                     the built-in rule-based transpilers (Java→Python, C++, Go)",
 	"openai":   "openai:URL?model=M&key_env=V any chat-completions server (OpenAI, vLLM, Ollama, llama.cpp)",
 	"command":  "command:PROG?arg={in}&...    an external translator program, sandboxed ({in} {out} {src} {tgt})",
 }

@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	allowEmpty   = flag.Bool("allow-empty", false, "publish a run with no problems over the published one (refused without it)")
+	allowEmpty   = flag.Bool("allow-empty", false, "publish an empty run over the published one (refused without it)")
 	maxLineBytes = flag.Int("max-line-bytes", 0, fmt.Sprintf("longest JSONL corpus line in bytes (default %d); longer: an error row", corpus.DefaultMaxLineBytes))
 )
 
