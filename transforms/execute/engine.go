@@ -159,3 +159,34 @@ func Langs() []string {
 	sort.Strings(l)
 	return l
 }
+
+// MaxConsecutiveTimeouts bounds the cost of a candidate that loops on every test:
+// after this many timeouts in a row (Batch.StopAfterTimeouts when > 0) the engines
+// report its remaining tests as timeouts without running them.
+const MaxConsecutiveTimeouts = 3
+
+// Timeouts counts one candidate's consecutive timeouts for the rule above.
+type Timeouts struct{ n, max int }
+
+// NewTimeouts starts a count with b's limit.
+func NewTimeouts(b Batch) Timeouts {
+	if b.StopAfterTimeouts > 0 {
+		return Timeouts{max: b.StopAfterTimeouts}
+	}
+	return Timeouts{max: MaxConsecutiveTimeouts}
+}
+
+// Add records a test's status and says whether the rest are to be left unrun.
+func (t *Timeouts) Add(status schemas.Status) bool {
+	if status == schemas.StatusTimeout {
+		t.n++
+	} else {
+		t.n = 0
+	}
+	return t.n >= t.max
+}
+
+// Unrun is the detail of the tests left unrun.
+func (t Timeouts) Unrun() string {
+	return fmt.Sprintf("not run after %d consecutive timeouts", t.n)
+}

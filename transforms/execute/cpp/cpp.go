@@ -105,10 +105,8 @@ func init() {
 // header is only used with exactly these.
 var Flags = []string{"-O2", "-std=c++17"}
 
-// MaxConsecutiveTimeouts bounds the cost of a candidate that loops on every test:
-// after this many timeouts in a row its remaining tests are reported as timeouts
-// without being run.
-const MaxConsecutiveTimeouts = 3
+// MaxConsecutiveTimeouts is the engines' rule (execute.MaxConsecutiveTimeouts).
+const MaxConsecutiveTimeouts = execute.MaxConsecutiveTimeouts
 
 // stackSize is the stack of the thread the tests run on, for deep recursion.
 const stackSize = 256 << 20
@@ -904,7 +902,7 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 	n := st.bi.ntests
 	feed(st.col, execute.Line{C: i, Compile: "ok"})
 	wall, cpu := st.lim.WallTime, st.lim.CPUTime
-	from, timeouts := 0, 0
+	from, timeouts := 0, execute.NewTimeouts(st.b)
 	for from < n {
 		if *sv == nil {
 			lim := r.serverLimits(p)
@@ -1030,17 +1028,8 @@ func (r *groupRun) runCandidate(ctx context.Context, p program, g int, sv **serv
 		feed(st.col, execute.Line{C: i, T: &next, S: string(status), E: msg,
 			WallNs: int64(min(o.WallTime, wall)), CPUNs: int64(min(o.CPUTime, cpu))})
 		from = next + 1
-		if status == schemas.StatusTimeout {
-			timeouts++
-		} else {
-			timeouts = 0
-		}
-		maxTimeouts := MaxConsecutiveTimeouts
-		if st.b.StopAfterTimeouts > 0 {
-			maxTimeouts = st.b.StopAfterTimeouts
-		}
-		if timeouts >= maxTimeouts && from < n {
-			st.col.MarkRest(i, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
+		if timeouts.Add(status) && from < n {
+			st.col.MarkRest(i, schemas.StatusTimeout, timeouts.Unrun())
 			return true, nil
 		}
 	}

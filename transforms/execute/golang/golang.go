@@ -55,9 +55,8 @@ func init() {
 	})
 }
 
-// MaxConsecutiveTimeouts bounds the cost of a candidate that loops on every test, as
-// in the C++ engine.
-const MaxConsecutiveTimeouts = 3
+// MaxConsecutiveTimeouts is the engines' rule (execute.MaxConsecutiveTimeouts).
+const MaxConsecutiveTimeouts = execute.MaxConsecutiveTimeouts
 
 // stackSize is the most stack a candidate's goroutine may grow to (debug.SetMaxStack),
 // a quarter of the memory limit when that is less.
@@ -588,7 +587,7 @@ func (r *batchRun) runCandidate(ctx context.Context, bin string, g int) error {
 	lim := r.b.Limits.WithDefaults()
 	n := len(r.b.Tests)
 	stack := min(int64(stackSize), lim.MemoryBytes/4)
-	from, timeouts := 0, 0
+	from, timeouts := 0, execute.NewTimeouts(r.b)
 	for from < n {
 		plim := lim
 		plim.CPUTime = lim.CPUTime*time.Duration(n-from) + time.Second
@@ -675,17 +674,8 @@ func (r *batchRun) runCandidate(ctx context.Context, bin string, g int) error {
 			r.col.MarkRest(g, schemas.StatusTimeout, "not run after the candidate's process stopped")
 			return nil
 		}
-		if status == schemas.StatusTimeout {
-			timeouts++
-		} else {
-			timeouts = 0
-		}
-		maxTimeouts := MaxConsecutiveTimeouts
-		if r.b.StopAfterTimeouts > 0 {
-			maxTimeouts = r.b.StopAfterTimeouts
-		}
-		if timeouts >= maxTimeouts && from < n {
-			r.col.MarkRest(g, schemas.StatusTimeout, fmt.Sprintf("not run after %d consecutive timeouts", timeouts))
+		if timeouts.Add(status) && from < n {
+			r.col.MarkRest(g, schemas.StatusTimeout, timeouts.Unrun())
 			return nil
 		}
 	}
