@@ -366,9 +366,12 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 	}
 	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true}
 	if opt.Count {
-		// Counted: compilation synchronous (-Xbatch), which made the counts of the
-		// same program agree within 0.02-0.04% where the default JIT moved them by 1-6%.
-		p.countArgs = append(append(append([]string{}, jvm...), "-Xbatch", "-Dtm.alloc=1"), main...)
+		// Counted: compilation synchronous (-Xbatch) and by C1 alone, without the
+		// periodic safepoints. With C2 the same program's count moved by up to 0.8%
+		// (C2's profile-driven decisions); with C1 alone by under 0.001%, at 40% of
+		// the CPU (C2's compiler thread runs under valgrind too). -Xint is exact
+		// but counts 8x the instructions of another cost model.
+		p.countArgs = append(append(append([]string{}, jvm...), countJVMArgs...), main...)
 	}
 	return p, "", nil
 }

@@ -62,7 +62,7 @@ func count(t *testing.T, lang string, c execute.Candidate, opt Options) Report {
 }
 
 // The same program counted twice gives the same count (C++, Python) or one within
-// 0.1% (Java); a program doing more iterations of the same loop counts
+// 0.01% (Java); a program doing more iterations of the same loop counts
 // proportionally more: the counts of k = 1, 2, 3 lie on a line.
 func TestCountReproducibleAndProportional(t *testing.T) {
 	for _, lang := range []string{schemas.Cpp, schemas.Python, schemas.Java} {
@@ -76,7 +76,7 @@ func TestCountReproducibleAndProportional(t *testing.T) {
 			t.Logf("%s: counts %.0f %.0f %.0f, again %.0f", lang, n[1], n[2], n[3], again)
 			tol := 0.0
 			if lang == schemas.Java {
-				tol = 0.001
+				tol = 0.0001 // C1 alone: a few hundred instructions in 10^8
 			}
 			if math.Abs(again-n[1]) > tol*n[1] {
 				t.Errorf("%s: counted twice: %.0f then %.0f", lang, n[1], again)
