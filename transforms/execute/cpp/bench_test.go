@@ -11,19 +11,16 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 )
 
 const benchVariants = 150
 
 func benchBatch() execute.Batch {
-	b := execute.Batch{Lang: "cpp", Params: params("int", "int[]"), Returns: "long",
-		Tests: tests("[1,[1,2,3]]", "[2,[]]", "[3,[5]]", "[4,[1,1]]", "[5,[9,9,9,9]]")}
-	for i := 0; i < benchVariants; i++ {
-		b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i),
-			Code: fmt.Sprintf("long long f(int x, vector<int>& a) {\n  long long s = 0;\n  for (int v : a) s += v;\n  return (long long)x * %d + s;\n}", i)})
-	}
-	return b
+	return executetest.BenchBatch("cpp", benchVariants, func(i int) string {
+		return fmt.Sprintf("long long f(int x, vector<int>& a) {\n  long long s = 0;\n  for (int v : a) s += v;\n  return (long long)x * %d + s;\n}", i)
+	})
 }
 
 // naiveProgram is what a harness without batching compiles: one program per variant,

@@ -7,6 +7,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 )
 
 // TestGoldCallTypesRun runs candidates with and without Batch.CallTypes: with them,
@@ -78,14 +79,14 @@ func TestGoldCallTypesRun(t *testing.T) {
 			codes = append(codes, code)
 		}
 		for _, mode := range []string{"adapt", "gold"} {
-			b := execute.Batch{Lang: "cpp", Params: params(c.types...), Returns: c.ret, Tests: tests(c.args)}
+			b := execute.Batch{Lang: "cpp", Params: executetest.Params(c.types...), Returns: c.ret, Tests: executetest.Tests(c.args)}
 			if mode == "gold" {
 				b.CallTypes = GoldCallTypes(c.decl)
 			}
 			for i, code := range codes {
 				b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: code})
 			}
-			for i, r := range run(t, e, b) {
+			for i, r := range executetest.Run(t, e, b) {
 				compiles := mode == "adapt" || c.codes[codes[i]]
 				if !compiles {
 					if r.Status != schemas.StatusCompileError {

@@ -1,20 +1,16 @@
 package cpp
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -48,46 +44,6 @@ func newEngine(t testing.TB) *Engine {
 		}
 	}
 	return shared
-}
-
-func params(types ...string) []schemas.Param {
-	var ps []schemas.Param
-	for i, t := range types {
-		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
-	}
-	return ps
-}
-
-func tests(args ...string) []schemas.Test {
-	var ts []schemas.Test
-	for i, a := range args {
-		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
-	}
-	return ts
-}
-
-func run(t *testing.T, e *Engine, b execute.Batch) []execute.Result {
-	t.Helper()
-	if b.Limits == (sandbox.Limits{}) {
-		b.Limits = sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second}
-	}
-	res, err := e.Run(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res) != len(b.Candidates) {
-		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
-	}
-	return res
-}
-
-func canon(t *testing.T, typ, raw string) string {
-	t.Helper()
-	v, err := values.Canonical(values.MustParseType(typ), raw)
-	if err != nil {
-		t.Fatalf("canonical %s %s: %v", typ, raw, err)
-	}
-	return v
 }
 
 func TestPrecompiledHeader(t *testing.T) {
@@ -179,22 +135,22 @@ func TestRoundTrip(t *testing.T) {
 		}, []tc{{`[[[[true],[false]]],[[],[["x","y"]]]]`, `[[[[true],[true]]],[[],[["x","z"]]]]`}}},
 	}
 	for _, c := range cases {
-		b := execute.Batch{Lang: "cpp", Params: params(c.types...), Returns: c.ret}
+		b := execute.Batch{Lang: "cpp", Params: executetest.Params(c.types...), Returns: c.ret}
 		for _, x := range c.tests {
-			b.Tests = append(b.Tests, tests(x.args)[0])
+			b.Tests = append(b.Tests, executetest.Tests(x.args)[0])
 			b.Tests[len(b.Tests)-1].Index = int32(len(b.Tests) - 1)
 		}
 		for i, code := range c.codes {
 			b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: code})
 		}
-		for i, r := range run(t, e, b) {
+		for i, r := range executetest.Run(t, e, b) {
 			if r.Status != schemas.StatusOK {
 				t.Errorf("%v -> %s %q: %s %s", c.types, c.ret, c.codes[i], r.Status, r.Detail)
 				continue
 			}
 			for j, x := range c.tests {
 				tr := r.Tests[j]
-				want := canon(t, c.ret, x.want)
+				want := executetest.Canon(t, c.ret, x.want)
 				if tr.Status != schemas.StatusOK || !values.Equal(values.MustParseType(c.ret), tr.Output, want, values.Tolerance{}) {
 					t.Errorf("%v -> %s %q on %s: %s %s %s, want %s", c.types, c.ret, c.codes[i], x.args, tr.Status, tr.Error, tr.Output, want)
 				}
@@ -214,8 +170,8 @@ func TestFailures(t *testing.T) {
 	e := newEngine(t)
 	before := e.Stats()
 	good := "#include <numeric>\nint f(int a, int b) { cout << \"noise\" << endl; printf(\"{\\\"c\\\":0}\\n\"); return gcd(a, b) + a / b; }"
-	b := execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
-		Tests:  tests("[6,2]", "[1,0]", "[9,3]"),
+	b := execute.Batch{Lang: "cpp", Params: executetest.Params("int", "int"), Returns: "int",
+		Tests:  executetest.Tests("[6,2]", "[1,0]", "[9,3]"),
 		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, MemoryBytes: 512 << 20},
 		Candidates: []execute.Candidate{
 			{ID: "syntax", Code: "int f(int a, int b) { return a +; }"},
@@ -232,7 +188,7 @@ func TestFailures(t *testing.T) {
 			{ID: "noentry", Code: "int x = 3;"},
 			{ID: "brace", Code: "int f(int a, int b) { return a;"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	byID := map[string]execute.Result{}
 	for _, r := range res {
 		byID[r.CandidateID] = r
@@ -285,8 +241,8 @@ func TestFailures(t *testing.T) {
 	outputs("good2", "5", "", "6")
 	expect("noentry", ce)
 	expect("brace", ce)
-	b.Tests = tests("[1,1]", "[2,1]", "[3,1]", "[0,1]", "[5,1]")
-	for _, r := range run(t, e, execute.Batch{Lang: "cpp", Params: b.Params, Returns: "int", Tests: b.Tests,
+	b.Tests = executetest.Tests("[1,1]", "[2,1]", "[3,1]", "[0,1]", "[5,1]")
+	for _, r := range executetest.Run(t, e, execute.Batch{Lang: "cpp", Params: b.Params, Returns: "int", Tests: b.Tests,
 		Limits: sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: time.Second}, Candidates: []execute.Candidate{{ID: "spin", Code: "int f(int a, int b) { volatile int x = 0; while (a > 0) x++; return a; }"}}}) {
 		// three timeouts in a row: the rest are reported without being run
 		for k, want := range []schemas.Status{to, to, to, to, to} {
@@ -306,14 +262,14 @@ func TestFailures(t *testing.T) {
 // candidates until the failing one is alone.
 func TestBisection(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{Lang: "cpp", Params: params("int"), Returns: "long", Tests: tests("[3]", "[1,"),
+	b := execute.Batch{Lang: "cpp", Params: executetest.Params("int"), Returns: "long", Tests: executetest.Tests("[3]", "[1,"),
 		Candidates: []execute.Candidate{
 			{ID: "a", Code: "long long f(int x) { return x + 1LL; }"},
 			{ID: "link", Code: "int g(int);\nlong long f(int x) { return g(x); }"},
 			{ID: "c", Code: "long long f(int x) { return x + 3LL; }"},
 			{ID: "d", Code: "long long f(int x) { return x + 4LL; }"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	for k, want := range []string{"4", "", "6", "7"} {
 		r := res[k]
 		if want == "" {
@@ -337,13 +293,13 @@ func TestBisection(t *testing.T) {
 // whole program before main; the engine splits the program and the others run.
 func TestProgramDoesNotStart(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+	b := execute.Batch{Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
 		Candidates: []execute.Candidate{
 			{ID: "static", Code: "static int boom = [] { abort(); return 0; }();\nint f(int x) { return x + boom; }"},
 			{ID: "a", Code: "int f(int x) { return x * 10; }"},
 			{ID: "b", Code: "int f(int x) { return x * 20; }"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	if r := res[0]; r.Status != schemas.StatusRuntimeError || r.Tests[0].Status != schemas.StatusRuntimeError {
 		t.Errorf("static: %s %+v", r.Status, r.Tests)
 	}
@@ -355,130 +311,23 @@ func TestProgramDoesNotStart(t *testing.T) {
 	}
 }
 
-// TestTranscoderGold runs three C++ gold functions of TransCoder-test on the inputs of
-// their Python test scripts and compares with the Python f_gold's outputs.
+// TestTranscoderGold runs the C++ gold functions of three TransCoder-test problems
+// on the inputs of their Python test scripts and compares with the scripts' f_gold.
 func TestTranscoderGold(t *testing.T) {
-	probs := LoadGold(t, "ADD_1_TO_A_GIVEN_NUMBER", "ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES", "COUNT_PALINDROME_SUB_STRINGS_STRING")
-	e := newEngine(t)
-	for _, p := range probs {
-		b := execute.Batch{ProblemID: p.ID, Lang: "cpp", Params: p.Params, Returns: p.Returns,
-			Tests: p.Tests, Candidates: []execute.Candidate{{ID: "gold", Code: p.Code["cpp"]}}}
-		r := run(t, e, b)[0]
-		if r.Status != schemas.StatusOK {
-			t.Fatalf("%s: %s %s", p.ID, r.Status, r.Detail)
-		}
-		typ := values.MustParseType(p.Returns)
-		for i, tr := range r.Tests {
-			want := canon(t, p.Returns, p.Want[i])
-			if tr.Status != schemas.StatusOK || !values.Equal(typ, tr.Output, want, values.DefaultTolerance) {
-				t.Errorf("%s test %d: %s %s %s, want %s", p.ID, i, tr.Status, tr.Error, tr.Output, want)
-			}
-		}
-	}
-}
-
-// GoldProblem is a TransCoder-test problem with its script's inputs and outputs.
-type GoldProblem struct {
-	ID      string
-	Code    map[string]string
-	Params  []schemas.Param
-	Returns string
-	Tests   []schemas.Test
-	Want    []string // f_gold's outputs, as printed by python3
-}
-
-// goldTypes gives the declared types of the three problems the tests use (their
-// Python scripts carry no types).
-var goldTypes = map[string][2]string{
-	"ADD_1_TO_A_GIVEN_NUMBER":                  {"int", "int"},
-	"ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES": {"int[],int,int", "int"},
-	"COUNT_PALINDROME_SUB_STRINGS_STRING":      {"char[],int", "int"},
-}
-
-// LoadGold reads the problems from ../shared/corpora/transcoder-test and runs their
-// Python test scripts' f_gold with a plain python3 to get the inputs and outputs.
-func LoadGold(t *testing.T, ids ...string) []GoldProblem {
-	t.Helper()
-	dir := corpora(t)
-	f, err := os.Open(filepath.Join(dir, "transcoder-test", "gold.jsonl"))
-	if err != nil {
-		t.Skipf("TransCoder-test gold.jsonl not available: %v", err)
-	}
-	defer f.Close()
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	var out []GoldProblem
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var row map[string]string
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
-		id := row["sample_id"]
-		if !want[id] {
-			continue
-		}
-		p := GoldProblem{ID: id, Code: row, Returns: goldTypes[id][1]}
-		for i, typ := range strings.Split(goldTypes[id][0], ",") {
-			p.Params = append(p.Params, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: typ})
-		}
-		script := filepath.Join(dir, "transcoder-test", "testscript", "python", id+".py")
-		src, err := os.ReadFile(script)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		// Replace the script's main by one that prints [args, f_gold(*args)] as JSON.
-		body := strings.Replace(string(src), "#TOFILL", "f_filled = f_gold", 1)
-		body = strings.Replace(body, "    n_success = 0", `    import json
-    for ps in param:
-        print(json.dumps([list(ps), f_gold(*ps)]))
-    raise SystemExit(0)
-    n_success = 0`, 1)
-		cmd := exec.Command("/usr/bin/python3", "-S", "-")
-		cmd.Stdin = strings.NewReader(body)
-		res, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: running the test script: %v", id, err)
-		}
-		for i, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
-			var pair [2]json.RawMessage
-			if err := json.Unmarshal([]byte(line), &pair); err != nil {
-				t.Fatalf("%s: %q: %v", id, line, err)
-			}
-			p.Tests = append(p.Tests, schemas.Test{Index: int32(i), Args: string(pair[0])})
-			p.Want = append(p.Want, string(pair[1]))
-		}
-		if len(p.Tests) == 0 {
-			t.Fatalf("%s: no tests in the script", id)
-		}
-		out = append(out, p)
-	}
-	if len(out) != len(ids) {
-		t.Skipf("only %d of the problems %v are in this corpus sample", len(out), ids)
-	}
-	return out
-}
-
-// corpora finds ../shared/corpora from the module root, or skips.
-func corpora(t *testing.T) string {
-	t.Helper()
-	return testenv.SharedCorpora(t, "")
+	executetest.TranscoderGold(t, "cpp", func() execute.Engine { return newEngine(t) })
 }
 
 func TestStopAfterTimeouts(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
-		Tests:             tests("[6,2]", "[1,0]", "[9,3]"),
+	b := execute.Batch{Lang: "cpp", Params: executetest.Params("int", "int"), Returns: "int",
+		Tests:             executetest.Tests("[6,2]", "[1,0]", "[9,3]"),
 		Limits:            sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: time.Second, MemoryBytes: 512 << 20},
 		StopAfterTimeouts: 1,
 		Candidates: []execute.Candidate{
 			{ID: "loop", Code: "int f(int a, int b) { volatile int x = 0; while (b == 0) x++; return a; }"},
 			{ID: "good", Code: "int f(int a, int b) { return a + b; }"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	got := []string{}
 	for _, tr := range res[0].Tests {
 		got = append(got, string(tr.Status))
@@ -506,8 +355,8 @@ func TestBoundsChecks(t *testing.T) {
   return dp[m][n];
 }`
 	mk := func(checked bool) execute.Batch {
-		return execute.Batch{Lang: "cpp", Params: params("int", "int"), Returns: "int",
-			Tests:        tests("[3,3]", "[2,6]", "[2,2]"),
+		return execute.Batch{Lang: "cpp", Params: executetest.Params("int", "int"), Returns: "int",
+			Tests:        executetest.Tests("[3,3]", "[2,6]", "[2,2]"),
 			Limits:       sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second},
 			BoundsChecks: checked,
 			Candidates:   []execute.Candidate{{ID: "gold", Code: code, Entry: "dealnnoy"}}}

@@ -7,6 +7,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 )
 
 func TestCandidateOf(t *testing.T) {
@@ -38,7 +39,7 @@ func loadTimeBatch(extra ...execute.Candidate) execute.Batch {
 		"int f(int x) { try { if (x < 0) throw runtime_error(\"neg\"); return stoi(to_string(x)) + 2; } catch (const exception& e) { return -1; } }",
 		"static const char* names[] = {\"a\", \"b\"};\nint f(int x) { string s = names[x % 2]; map<int, int> m; m[x] = 4; return m[x] + (int)s.size(); }",
 	}
-	b := execute.Batch{Lang: schemas.Cpp, Params: params("int"), Returns: "int", Tests: tests("[3]", "[5]")}
+	b := execute.Batch{Lang: schemas.Cpp, Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[3]", "[5]")}
 	for i, c := range codes {
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: c})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 )
 
@@ -20,24 +21,24 @@ func TestRunAllMatchesAlone(t *testing.T) {
 	e := newEngine(t)
 	lim := sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second}
 	batches := []execute.Batch{
-		{ProblemID: "sum", Lang: "cpp", Params: params("int[]", "int"), Returns: "int", Tests: tests("[[1,2,3],3]", "[[5],1]", "[[],0]"),
+		{ProblemID: "sum", Lang: "cpp", Params: executetest.Params("int[]", "int"), Returns: "int", Tests: executetest.Tests("[[1,2,3],3]", "[[5],1]", "[[],0]"),
 			Candidates: []execute.Candidate{
 				{ID: "gold", Code: "int f(int a[], int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }"},
 				{ID: "vec", Code: "#include <numeric>\nint f(vector<int>& a, int n) { return accumulate(a.begin(), a.begin() + n, 0); }"},
 				{ID: "broken", Code: "int f(int a[], int n) { return undefined_thing(a, n); }"},
 				{ID: "throws", Code: "int f(int a[], int n) { if (n == 1) throw std::runtime_error(\"one\"); return n; }"},
 			}},
-		{ProblemID: "rev", Lang: "cpp", Params: params("char[]"), Returns: "void", Tests: tests(`[["a","b","c"]]`, `[["x"]]`),
+		{ProblemID: "rev", Lang: "cpp", Params: executetest.Params("char[]"), Returns: "void", Tests: executetest.Tests(`[["a","b","c"]]`, `[["x"]]`),
 			Candidates: []execute.Candidate{
 				{ID: "gold", Code: "void f(char s[]) { int n = strlen(s); reverse(s, s + n); }"},
 				{ID: "loop", Code: "void f(char s[]) { while (true) { s[0]++; } }"},
 			}},
-		{ProblemID: "str", Lang: "cpp", Params: params("string", "double"), Returns: "string", Tests: tests(`["ab",1.5]`, `["",2]`),
+		{ProblemID: "str", Lang: "cpp", Params: executetest.Params("string", "double"), Returns: "string", Tests: executetest.Tests(`["ab",1.5]`, `["",2]`),
 			Candidates: []execute.Candidate{
 				{ID: "gold", Code: "#define TIMES 2\nstring f(string s, double d) { string r; for (int i = 0; i < TIMES; i++) r += s; return r + to_string((int)d); }"},
 				{ID: "nofn", Code: "// nothing here"},
 			}},
-		{ProblemID: "badtype", Lang: "cpp", Params: params("int[][][][]"), Returns: "int", Tests: tests("[[[[[1]]]]]"),
+		{ProblemID: "badtype", Lang: "cpp", Params: executetest.Params("int[][][][]"), Returns: "int", Tests: executetest.Tests("[[[[[1]]]]]"),
 			Candidates: []execute.Candidate{{ID: "gold", Code: "int f(int**** a) { return 1; }"}}},
 	}
 	for i := range batches {
@@ -61,7 +62,7 @@ func TestRunAllMatchesAlone(t *testing.T) {
 	aloneCompiles := 0
 	for j, b := range batches {
 		before := e.Stats().Compiles
-		alone := run(t, e, b)
+		alone := executetest.Run(t, e, b)
 		aloneCompiles += e.Stats().Compiles - before
 		if len(all[j]) != len(alone) {
 			t.Fatalf("%s: %d results grouped, %d alone", b.ProblemID, len(all[j]), len(alone))
@@ -111,7 +112,7 @@ func TestSpillingCandidate(t *testing.T) {
 		"int f(int x) { return x; } }",
 		"int f(int x) { if (x > 0) { return x; }",
 	} {
-		b := execute.Batch{ProblemID: "spill", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+		b := execute.Batch{ProblemID: "spill", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
 			Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
 			Candidates: []execute.Candidate{
 				{ID: "good0", Code: "int f(int x) { return x; }"},
@@ -121,7 +122,7 @@ func TestSpillingCandidate(t *testing.T) {
 				{ID: "good2", Code: "int f(int x) { return x + 2; }"},
 			}}
 		before := e.Stats()
-		res := run(t, e, b)
+		res := executetest.Run(t, e, b)
 		want := map[string]schemas.Status{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
 		for _, r := range res {
 			if r.Status != want[r.CandidateID] {
@@ -148,7 +149,7 @@ func TestSpillingCandidate(t *testing.T) {
 // around them run.
 func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "local", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[5]"),
+	b := execute.Batch{ProblemID: "local", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[5]"),
 		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
 		Candidates: []execute.Candidate{
 			{ID: "badfor", Code: "int f(int x) { int s = 0; for (int i = 0; i < x) s += i; return s; }"},
@@ -157,7 +158,7 @@ func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 			{ID: "good2", Code: "int f(int x) { return x - 1; }"},
 		}}
 	before := e.Stats()
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	want := map[string]schemas.Status{"badfor": "compile_error", "good": "ok", "nosemi": "compile_error", "good2": "ok"}
 	for _, r := range res {
 		if r.Status != want[r.CandidateID] {
@@ -181,7 +182,7 @@ func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 // return INT_MAX and INT_MIN, and so they must in the unit.
 func TestMacrosRestored(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "macros", Lang: "cpp", Params: params("int"), Returns: "long", Tests: tests("[0]", "[1]"),
+	b := execute.Batch{ProblemID: "macros", Lang: "cpp", Params: executetest.Params("int"), Returns: "long", Tests: executetest.Tests("[0]", "[1]"),
 		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
 		Candidates: []execute.Candidate{
 			{ID: "redef", Code: "#define INT_MAX 5\n#undef INT_MIN\nlong f(int x) { return x ? INT_MAX : 0; }"},
@@ -189,7 +190,7 @@ func TestMacrosRestored(t *testing.T) {
 			{ID: "own", Code: "#define TWICE(v) ((v) * 2)\nlong f(int x) { return TWICE(x + 1); }"},
 			{ID: "after", Code: "#ifdef TWICE\nlong f(int x) { return -1; }\n#else\nlong f(int x) { return x; }\n#endif", Entry: "f"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	want := [][]string{{"0", "5"}, {"-2147483648", "2147483647"}, {"2", "4"}, {"0", "1"}}
 	for i, r := range res {
 		if r.Status != schemas.StatusOK || len(r.Tests) != 2 {
@@ -269,7 +270,7 @@ tu.cpp:25:3: error: expected ';' before '}' token
 // is the candidate's that expands the macro, and the candidates between compile.
 func TestRestoredMacroErrorBlamesUser(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "restored", Lang: "cpp", Params: params("int"), Returns: "int", Tests: tests("[1]", "[5]"),
+	b := execute.Batch{ProblemID: "restored", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[5]"),
 		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
 		Candidates: []execute.Candidate{
 			{ID: "redef", Code: "#include <climits>\n#define INT_MAX 5\nint f(int x) { return x + INT_MAX; }"},
@@ -278,7 +279,7 @@ func TestRestoredMacroErrorBlamesUser(t *testing.T) {
 			{ID: "shadow", Code: "#include <climits>\nint f(int x) {\n  int INT_MAX = 9;\n  return x + INT_MAX;\n}"},
 		}}
 	before := e.Stats()
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	st := e.Stats()
 	if builds, checks := st.Compiles-before.Compiles, st.SyntaxChecks-before.SyntaxChecks; builds != 2 || checks != 0 {
 		t.Errorf("%d builds, %d syntax checks; want 2 (the unit, the unit without shadow) and none", builds, checks)

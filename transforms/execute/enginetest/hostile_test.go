@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
@@ -131,22 +132,8 @@ def f(x):
 	},
 }
 
-// procsWith lists the pids of processes whose command line contains marker.
-func procsWith(marker string) []string {
-	var pids []string
-	ents, _ := os.ReadDir("/proc")
-	self := fmt.Sprint(os.Getpid())
-	for _, e := range ents {
-		if e.Name() == self || e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), marker) {
-			pids = append(pids, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-		}
-	}
-	return pids
-}
+// procsWith lists the processes whose command line contains marker.
+var procsWith = testenv.ProcsWith
 
 // TestHostileCandidates runs each hostile candidate between two normal ones and
 // checks its status, the neighbours' results, leftover processes, host files,

@@ -12,6 +12,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 )
 
@@ -19,12 +20,13 @@ import (
 const benchVariants = 40
 
 func benchBatch(n int) execute.Batch {
-	b := execute.Batch{ProblemID: "bench", Lang: schemas.Go, Params: params("int", "int[]"), Returns: "long",
-		Tests:  tests("[1,[1,2,3]]", "[2,[]]", "[3,[5]]", "[4,[1,1]]", "[5,[9,9,9,9]]"),
-		Limits: sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 5 * time.Second}}
-	for i := 0; i < n; i++ {
-		b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Imports: `import "math"`,
-			Code: fmt.Sprintf("func f(x int, a []int) int64 {\n\ts := int64(0)\n\tfor _, v := range a {\n\t\ts += int64(v)\n\t}\n\treturn int64(x)*%d + s + int64(math.Abs(0))\n}", i)})
+	b := executetest.BenchBatch(schemas.Go, n, func(i int) string {
+		return fmt.Sprintf("func f(x int, a []int) int64 {\n\ts := int64(0)\n\tfor _, v := range a {\n\t\ts += int64(v)\n\t}\n\treturn int64(x)*%d + s + int64(math.Abs(0))\n}", i)
+	})
+	b.ProblemID = "bench"
+	b.Limits = sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 5 * time.Second}
+	for i := range b.Candidates {
+		b.Candidates[i].Imports = `import "math"`
 	}
 	return b
 }

@@ -10,6 +10,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -33,22 +34,6 @@ func newEngine(tb testing.TB) *Engine {
 	return e
 }
 
-func params(types ...string) []schemas.Param {
-	var p []schemas.Param
-	for i, t := range types {
-		p = append(p, schemas.Param{Name: string(rune('a' + i)), Type: t})
-	}
-	return p
-}
-
-func tests(args ...string) []schemas.Test {
-	var t []schemas.Test
-	for i, a := range args {
-		t = append(t, schemas.Test{Index: int32(i), Args: a})
-	}
-	return t
-}
-
 func outputs(r execute.Result) string {
 	var s []string
 	for _, t := range r.Tests {
@@ -65,8 +50,8 @@ func outputs(r execute.Result) string {
 // one batch: each gets what it would alone.
 func TestBatch(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "p", Lang: schemas.Go, Params: params("int", "int[]"), Returns: "long",
-		Tests:  tests("[1,[1,2,3]]", "[2,[]]", "[0,[5]]"),
+	b := execute.Batch{ProblemID: "p", Lang: schemas.Go, Params: executetest.Params("int", "int[]"), Returns: "long",
+		Tests:  executetest.Tests("[1,[1,2,3]]", "[2,[]]", "[0,[5]]"),
 		Limits: sandbox.Limits{CPUTime: 500 * time.Millisecond, WallTime: 2 * time.Second, MemoryBytes: 512 << 20},
 		Candidates: []execute.Candidate{
 			{ID: "sum", Code: "func f(x int, a []int) int64 {\n\ts := int64(0)\n\tfor _, v := range a {\n\t\ts += int64(v)\n\t}\n\treturn int64(x)*10 + s\n}"},
@@ -134,7 +119,7 @@ func roundTrip(t *testing.T, e *Engine, typName, raw string) {
 			t.Fatalf("%s %s: %v", c.typ, c.raw, err)
 		}
 		gt, _ := values.GoType(typ)
-		b := execute.Batch{ProblemID: "lit", Lang: schemas.Go, Params: params("int"), Returns: c.typ, Tests: tests("[0]"),
+		b := execute.Batch{ProblemID: "lit", Lang: schemas.Go, Params: executetest.Params("int"), Returns: c.typ, Tests: executetest.Tests("[0]"),
 			Candidates: []execute.Candidate{{ID: c.typ, Imports: `import "math"`, Code: fmt.Sprintf("func f(x int) %s { return %s }", gt, lit)}}}
 		res, err := e.Run(context.Background(), b)
 		if err != nil {

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -44,22 +46,6 @@ func TestMain(m *testing.M) {
 		return m.Run()
 	}()
 	os.Exit(code)
-}
-
-func params(types ...string) []schemas.Param {
-	var ps []schemas.Param
-	for i, t := range types {
-		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
-	}
-	return ps
-}
-
-func tests(args ...string) []schemas.Test {
-	var ts []schemas.Test
-	for i, a := range args {
-		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
-	}
-	return ts
 }
 
 func cands(codes ...string) []execute.Candidate {
@@ -160,7 +146,7 @@ func TestRoundTrip(t *testing.T) {
 			for _, a := range tc.args {
 				ts = append(ts, "["+a+"]")
 			}
-			b := execute.Batch{ProblemID: "RT", Params: params(tc.typ), Returns: ret, Tests: tests(ts...), Candidates: cands(code)}
+			b := execute.Batch{ProblemID: "RT", Params: executetest.Params(tc.typ), Returns: ret, Tests: executetest.Tests(ts...), Candidates: cands(code)}
 			r := run(t, b)[0]
 			if r.Status != schemas.StatusOK {
 				t.Fatalf("status %s: %s %+v", r.Status, r.Detail, r.Tests)
@@ -191,8 +177,8 @@ func TestRoundTrip(t *testing.T) {
 
 func TestCompileErrorIsolated(t *testing.T) {
 	b := execute.Batch{
-		Params: params("int", "int"), Returns: "int",
-		Tests: tests("[1,2]", "[40,2]", "[1,"),
+		Params: executetest.Params("int", "int"), Returns: "int",
+		Tests: executetest.Tests("[1,2]", "[40,2]", "[1,"),
 		Candidates: cands(
 			"static int add(int a, int b) { return a + b; }",
 			"static int add(int a, int b) { return a + ; }",
@@ -237,8 +223,8 @@ func TestCompileErrorIsolated(t *testing.T) {
 
 func TestTimeoutThenOthersRun(t *testing.T) {
 	b := execute.Batch{
-		Params: params("int"), Returns: "int",
-		Tests: tests("[1]", "[2]", "[3]"),
+		Params: executetest.Params("int"), Returns: "int",
+		Tests: executetest.Tests("[1]", "[2]", "[3]"),
 		Candidates: cands(
 			"static int f(int x) { return x * 2; }",
 			"static int f(int x) { while (true) { x++; } }",
@@ -285,8 +271,8 @@ func TestTimeoutThenOthersRun(t *testing.T) {
 
 func TestExitBlockedAndExceptions(t *testing.T) {
 	b := execute.Batch{
-		Params: params("int"), Returns: "int",
-		Tests: tests("[0]", "[5]"),
+		Params: executetest.Params("int"), Returns: "int",
+		Tests: executetest.Tests("[0]", "[5]"),
 		Candidates: cands(
 			"static int f(int x) { System.exit(7); return 1; }",
 			"static int f(int x) { Runtime.getRuntime().halt(7); return 1; }",
@@ -336,8 +322,8 @@ func TestExitBlockedAndExceptions(t *testing.T) {
 
 func TestEntryAndConversions(t *testing.T) {
 	b := execute.Batch{
-		Params: params("int[]", "int"), Returns: "long",
-		Tests: tests("[[3,1,2],3]"),
+		Params: executetest.Params("int[]", "int"), Returns: "long",
+		Tests: executetest.Tests("[[3,1,2],3]"),
 		Candidates: []execute.Candidate{
 			// entry by name, helper declared after it
 			{ID: "named", Entry: "sum", Code: "static long sum(int[] a, int n) { return twice(a[0]) + n; }\nstatic long twice(int v) { return 2L * v; }"},
@@ -364,27 +350,10 @@ func TestEntryAndConversions(t *testing.T) {
 	}
 }
 
-// corpora finds ../shared/corpora from the module root.
+// corpora finds ../shared/corpora from the module root, or skips.
 func corpora(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found; cannot locate ../shared/corpora")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpora not found at %s (only present beside the development checkout)", c)
-	}
-	return c
+	t.Helper()
+	return testenv.SharedCorpora(t, "")
 }
 
 var goldSig = regexp.MustCompile(`^\s*static\s+(int|long|boolean)\s+(\w+)\s*\(([^)]*)\)`)
@@ -460,7 +429,7 @@ func TestTranscoderGold(t *testing.T) {
 		}
 		ret := map[string]string{"int": "int", "long": "long", "boolean": "bool"}[g.ret]
 		// the gold function and a (trivially) different variant of it, in one batch
-		b := execute.Batch{ProblemID: g.id, Params: params(ps...), Returns: ret, Tests: tests(ts...),
+		b := execute.Batch{ProblemID: g.id, Params: executetest.Params(ps...), Returns: ret, Tests: executetest.Tests(ts...),
 			Candidates: []execute.Candidate{{ID: g.id, Code: g.code}, {ID: g.id + "#2", Code: "// variant\n" + g.code, Entry: g.name}}}
 		res := run(t, b)
 		for _, r := range res {
@@ -519,7 +488,7 @@ func BenchmarkJavaBatch(b *testing.B) {
 		cs = append(cs, execute.Candidate{ID: fmt.Sprint(i),
 			Code: fmt.Sprintf("static int f(int x, int y) { int s = 0; for (int i = 0; i < x; i++) s += i * %d + y; return s; }", i)})
 	}
-	batch := execute.Batch{Params: params("int", "int"), Returns: "int", Tests: tests("[10,1]", "[100,2]", "[0,3]"), Candidates: cs}
+	batch := execute.Batch{Params: executetest.Params("int", "int"), Returns: "int", Tests: executetest.Tests("[10,1]", "[100,2]", "[0,3]"), Candidates: cs}
 	b.ResetTimer()
 	start := time.Now()
 	for it := 0; it < b.N; it++ {
@@ -577,7 +546,7 @@ while [ $c -le 2 ]; do
   c=$((c+1))
 done
 `)
-	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+	b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
 		Candidates: cands("a", "b", "c")}
 	res, err := e.Run(context.Background(), b)
 	if err != nil {
@@ -599,7 +568,7 @@ done
 // infra_error after a bounded number of attempts.
 func TestWorkerNeverStarts(t *testing.T) {
 	e := fakeEngine(t, "read -r job; echo 'no JVM here' >&2; exit 1\n")
-	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]"), Candidates: cands("a", "b")}
+	b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]"), Candidates: cands("a", "b")}
 	res, err := e.Run(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)
@@ -633,20 +602,7 @@ func isolatedEngine(t *testing.T) *Engine {
 }
 
 // jvms lists the processes whose command line names the engine's class dir.
-func jvms(e *Engine) []string {
-	var found []string
-	ents, _ := os.ReadDir("/proc")
-	for _, ent := range ents {
-		if ent.Name()[0] < '0' || ent.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), e.classDir) {
-			found = append(found, ent.Name())
-		}
-	}
-	return found
-}
+func jvms(e *Engine) []string { return testenv.ProcsWith(e.classDir) }
 
 // waitNoJVM waits up to d for the engine's JVMs to be gone and returns those left.
 func waitNoJVM(e *Engine, d time.Duration) []string {
@@ -693,21 +649,21 @@ func sameResults(t *testing.T, what string, got, want []execute.Result) {
 // reuseBatches are batches with compile errors, exceptions, helpers, nested classes,
 // candidate class names that repeat from batch to batch and a top-level class.
 var reuseBatches = []execute.Batch{
-	{Params: params("int", "int"), Returns: "int", Tests: tests("[1,2]", "[40,2]", "[7,0]"), Candidates: cands(
+	{Params: executetest.Params("int", "int"), Returns: "int", Tests: executetest.Tests("[1,2]", "[40,2]", "[7,0]"), Candidates: cands(
 		"static int f(int a, int b) { return a + b; }",
 		"static int f(int a, int b) { return a / b; }",
 		"static int f(int a, int b) { return a + ; }",
 		"static class Acc { int s; void add(int v) { s += v; } }\nstatic int f(int a, int b) { Acc x = new Acc(); x.add(a); x.add(b * 3); return x.s; }",
 		"static int f(int a, int b) { return undefinedHelper(a, b); }",
 	)},
-	{Params: params("string"), Returns: "string", Tests: tests(`["abc"]`, `[""]`, `["héllo wörld"]`), Candidates: cands(
+	{Params: executetest.Params("string"), Returns: "string", Tests: executetest.Tests(`["abc"]`, `[""]`, `["héllo wörld"]`), Candidates: cands(
 		"static String f(String s) { return new StringBuilder(s).reverse().toString(); }",
 		"static String f(String s) { return s.toUpperCase(); }",
 		"static String f(String s) { return s.charAt(0) + \"!\"; }",
 		"static String f(String s) { Map<Character, Integer> m = new TreeMap<>(); for (char c : s.toCharArray()) m.merge(c, 1, Integer::sum); return m.toString(); }",
 		"static String f(String s) { return String.format(\"%5.2f|%s\", 3.14159, s); }",
 	)},
-	{Params: params("int[]"), Returns: "int[]", Tests: tests("[[3,1,2]]", "[[]]"), Candidates: cands(
+	{Params: executetest.Params("int[]"), Returns: "int[]", Tests: executetest.Tests("[[3,1,2]]", "[[]]"), Candidates: cands(
 		"static int[] f(int[] a) { int[] b = a.clone(); Arrays.sort(b); return b; }",
 		"static int[] f(int[] a) { return Arrays.stream(a).map(x -> x * x).toArray(); }",
 		"static int[] f(int[] a) { return new int[]{a.length, a[0]}; }",
@@ -717,7 +673,7 @@ var reuseBatches = []execute.Batch{
 		"static int[] f(int[] a) { return Helper.twice(a); }",
 	)},
 	// the Helper of the batch before must not be seen
-	{Params: params("int[]"), Returns: "int[]", Tests: tests("[[3,1,2]]"), Candidates: cands(
+	{Params: executetest.Params("int[]"), Returns: "int[]", Tests: executetest.Tests("[[3,1,2]]"), Candidates: cands(
 		"static int[] f(int[] a) { return a; }",
 		"static int[] f(int[] a) { return Helper.twice(a); }",
 		"static int[] f(int[] a) { return C0.f(a); }",
@@ -773,7 +729,7 @@ func TestWorkerReuse(t *testing.T) {
 func TestTimeoutStopsOrKillsWorker(t *testing.T) {
 	e := isolatedEngine(t)
 	lim := sandbox.Limits{CPUTime: 300 * time.Millisecond, WallTime: 2 * time.Second}
-	ok := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: lim,
+	ok := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"), Limits: lim,
 		Candidates: cands("static int f(int x) { return x + 100; }")}
 	runOn(t, e, ok) // a warm worker in the pool
 	for _, c := range []struct {
@@ -802,7 +758,7 @@ func TestTimeoutStopsOrKillsWorker(t *testing.T) {
 		if !c.kill {
 			blim.WallTime = 20 * time.Second
 		}
-		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: blim,
+		b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"), Limits: blim,
 			Candidates: cands("static int f(int x) { return x * 2; }", c.code, "static int f(int x) { return x * 3; }")}
 		res := runOn(t, e, b)
 		if res[0].Status != schemas.StatusOK || res[0].Tests[1].Output != "4" ||
@@ -844,7 +800,7 @@ func TestTimeoutStopsOrKillsWorker(t *testing.T) {
 // sleeping) makes its worker retire; the next batch runs on a fresh JVM.
 func TestStrayThreadRetires(t *testing.T) {
 	e := isolatedEngine(t)
-	next := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+	next := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
 		Candidates: cands("static int f(int x) { return Thread.activeCount() * 1000 + x; }")}
 	want := runOn(t, isolatedEngine(t), next)
 	for _, code := range []string{
@@ -853,7 +809,7 @@ func TestStrayThreadRetires(t *testing.T) {
 		"static int f(int x) { java.util.concurrent.Executors.newFixedThreadPool(2).submit(() -> 1); return x; }",
 	} {
 		before := e.Stats()
-		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(code)}
+		b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[5]"), Candidates: cands(code)}
 		if r := runOn(t, e, b)[0]; r.Status != schemas.StatusOK || r.Tests[0].Output != "5" {
 			t.Fatalf("%s: %+v", code, r)
 		}
@@ -876,7 +832,7 @@ func TestStrayThreadRetires(t *testing.T) {
 // properties, default time zone: the worker retires; default locale: restored) is not
 // seen by the next batch; and the runner cannot be weakened.
 func TestGlobalStateIsolated(t *testing.T) {
-	probe := execute.Batch{Params: params("int"), Returns: "string", Tests: tests("[1]"), Candidates: cands(
+	probe := execute.Batch{Params: executetest.Params("int"), Returns: "string", Tests: executetest.Tests("[1]"), Candidates: cands(
 		`static String f(int x) { return System.getProperty("transmute.probe") + "|" + java.util.TimeZone.getDefault().getID()
 			+ "|" + Locale.getDefault() + "|" + Locale.getDefault(Locale.Category.FORMAT) + "|" + String.format("%.2f", 1.5); }`)}
 	want := runOn(t, isolatedEngine(t), probe)
@@ -906,7 +862,7 @@ func TestGlobalStateIsolated(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := e.Stats()
-		b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(c.code)}
+		b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[5]"), Candidates: cands(c.code)}
 		r := runOn(t, e, b)[0]
 		out := c.out
 		if out == "" {
@@ -937,10 +893,10 @@ func TestStdinInjection(t *testing.T) {
   java.nio.file.Files.createSymbolicLink(l, java.nio.file.Paths.get("/proc/self/fd/0"));
   try (java.io.FileOutputStream o = new java.io.FileOutputStream(l.toFile())) { o.write((` + strconvQuote(fake) + ` + "\n").getBytes()); }
   return x; }`
-	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[5]"), Candidates: cands(code)}
+	b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[5]"), Candidates: cands(code)}
 	r := runOn(t, e, b)[0]
 	t.Logf("injector: %s %s %s; stats %+v", r.Status, r.Tests[0].Output, r.Tests[0].Error, e.Stats())
-	next := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]"), Candidates: cands("static int f(int x) { return x + 1; }")}
+	next := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]"), Candidates: cands("static int f(int x) { return x + 1; }")}
 	for i := 0; i < 2; i++ {
 		if r := runOn(t, e, next)[0]; r.Status != schemas.StatusOK || r.Tests[0].Output != "2" {
 			t.Fatalf("the next batch: %+v", r)
@@ -957,7 +913,7 @@ func strconvQuote(s string) string {
 // and Run fails afterwards; idle workers also end after the idle timeout.
 func TestCloseReapsWorkers(t *testing.T) {
 	e := isolatedEngine(t)
-	b := execute.Batch{Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"),
+	b := execute.Batch{Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
 		Candidates: cands("static int f(int x) { long s = 0; for (int i = 0; i < 3000000; i++) s += i % (x + 1); return (int) (s % 1000); }")}
 	want := runOn(t, isolatedEngine(t), b)
 	done := make(chan []execute.Result)

@@ -12,19 +12,16 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 )
 
 const benchVariants = 150
 
 func benchBatch() execute.Batch {
-	b := execute.Batch{Lang: "python", Params: params("int", "int[]"), Returns: "long",
-		Tests: tests("[1,[1,2,3]]", "[2,[]]", "[3,[5]]", "[4,[1,1]]", "[5,[9,9,9,9]]")}
-	for i := 0; i < benchVariants; i++ {
-		b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i),
-			Code: fmt.Sprintf("def f(x, a):\n    return x * %d + sum(a)", i)})
-	}
-	return b
+	return executetest.BenchBatch("python", benchVariants, func(i int) string {
+		return fmt.Sprintf("def f(x, a):\n    return x * %d + sum(a)", i)
+	})
 }
 
 // naiveScript is what a harness without a fork server runs: a fresh interpreter per
@@ -107,8 +104,8 @@ func smallBatches(n int) []execute.Batch {
 		args = append(args, fmt.Sprintf("[%d,[%d,%d,%d]]", t, t, t*2, 7-t))
 	}
 	for p := 0; p < n; p++ {
-		b := execute.Batch{ProblemID: fmt.Sprint(p), Lang: "python", Params: params("int", "int[]"), Returns: "long",
-			Tests: tests(args...), Limits: sandbox.Limits{CPUTime: 500 * time.Millisecond, WallTime: time.Second}}
+		b := execute.Batch{ProblemID: fmt.Sprint(p), Lang: "python", Params: executetest.Params("int", "int[]"), Returns: "long",
+			Tests: executetest.Tests(args...), Limits: sandbox.Limits{CPUTime: 500 * time.Millisecond, WallTime: time.Second}}
 		for i := 0; i < 7; i++ {
 			var code string
 			switch i % 3 {

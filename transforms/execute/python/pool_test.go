@@ -15,6 +15,7 @@ import (
 	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 )
 
@@ -49,25 +50,12 @@ func moduleDir(t *testing.T) string {
 }
 
 // procsWith lists the processes whose command line contains s.
-func procsWith(s string) []string {
-	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), s) {
-			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-		}
-	}
-	return out
-}
+var procsWith = testenv.ProcsWith
 
 // mixedBatch has candidates of every outcome but timeouts.
 func mixedBatch(k int) execute.Batch {
-	return execute.Batch{ProblemID: fmt.Sprint("mixed", k), Lang: "python", Params: params("int", "int[]"), Returns: "long",
-		Tests: tests(fmt.Sprintf("[%d,[1,2,3]]", k), "[0,[]]", "[-3,[5,7]]"),
+	return execute.Batch{ProblemID: fmt.Sprint("mixed", k), Lang: "python", Params: executetest.Params("int", "int[]"), Returns: "long",
+		Tests: executetest.Tests(fmt.Sprintf("[%d,[1,2,3]]", k), "[0,[]]", "[-3,[5,7]]"),
 		Candidates: []execute.Candidate{
 			{ID: "sum", Code: fmt.Sprintf("def f(x, a):\n    return x * %d + sum(a)", k)},
 			{ID: "div", Code: "def f(x, a):\n    return len(a) // x"},
@@ -83,7 +71,7 @@ func TestWorkerReuse(t *testing.T) {
 	e := newEngine(t)
 	var got [][]execute.Result
 	for k := 0; k < 3; k++ {
-		got = append(got, run(t, e, mixedBatch(k%2)))
+		got = append(got, executetest.Run(t, e, mixedBatch(k%2)))
 	}
 	if st := e.Stats(); st.Started != 1 || st.Reused != 2 || st.Idle != 1 {
 		t.Errorf("stats %+v, want one worker started and reused twice", st)
@@ -92,7 +80,7 @@ func TestWorkerReuse(t *testing.T) {
 		t.Errorf("the same batch twice on one worker: %s", d)
 	}
 	for k := 0; k < 2; k++ {
-		fresh := run(t, newEngine(t), mixedBatch(k))
+		fresh := executetest.Run(t, newEngine(t), mixedBatch(k))
 		if d := sameResults(got[k], fresh); d != "" {
 			t.Errorf("batch %d on a reused worker vs a fresh engine: %s", k, d)
 		}
@@ -109,8 +97,8 @@ func TestWorkerReuse(t *testing.T) {
 func TestHostileThenNormal(t *testing.T) {
 	e := newEngine(t)
 	marker := fmt.Sprintf("tmpydaemon_%d", os.Getpid())
-	hostile := execute.Batch{ProblemID: "hostile", Lang: "python", Params: params("int"), Returns: "int",
-		Tests: tests("[1]", "[2]"), Limits: quick,
+	hostile := execute.Batch{ProblemID: "hostile", Lang: "python", Params: executetest.Params("int"), Returns: "int",
+		Tests: executetest.Tests("[1]", "[2]"), Limits: quick,
 		Candidates: []execute.Candidate{
 			{ID: "hang", Code: "def f(x):\n    while True:\n        pass"},
 			{ID: "killpg", Code: "import os, signal\ndef f(x):\n    os.killpg(0, signal.SIGKILL)"},
@@ -120,7 +108,7 @@ func TestHostileThenNormal(t *testing.T) {
 			{ID: "killserver", Code: "import os, signal\ndef f(x):\n    os.kill(os.getppid(), signal.SIGKILL)\n    return x"},
 			{ID: "after", Code: "def f(x):\n    return x + 1"},
 		}}
-	res := run(t, e, hostile)
+	res := executetest.Run(t, e, hostile)
 	if st := e.Stats(); st.Started != 2 || st.Idle != 1 {
 		t.Errorf("stats %+v after the hostile batch, want 2 workers started (the first was killed), 1 idle", st)
 	}
@@ -151,14 +139,14 @@ func TestHostileThenNormal(t *testing.T) {
 	// a normal batch on the same worker gets what a fresh engine gets
 	normal := mixedBatch(3)
 	normal.Limits = quick
-	next := run(t, e, normal)
-	if d := sameResults(next, run(t, newEngine(t), normal)); d != "" {
+	next := executetest.Run(t, e, normal)
+	if d := sameResults(next, executetest.Run(t, newEngine(t), normal)); d != "" {
 		t.Errorf("after the hostile batch: %s", d)
 	}
 	// the files candidate once more, alone: nothing of the first batch is there
 	look := hostile
 	look.Candidates = []execute.Candidate{hostile.Candidates[4]}
-	if r := run(t, e, look)[0]; r.Tests[0].Output != "0" {
+	if r := executetest.Run(t, e, look)[0]; r.Tests[0].Output != "0" {
 		t.Errorf("files left by an earlier batch: %+v", r.Tests)
 	}
 	if st := e.Stats(); st.Started != 2 || st.Reused != 2 {
@@ -172,12 +160,12 @@ func TestClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, e, mixedBatch(1))
+	executetest.Run(t, e, mixedBatch(1))
 	if len(procsWith(e.runner)) == 0 {
 		t.Fatalf("no idle worker after a Run")
 	}
 	// the worker, busy with a candidate that hangs while Close runs
-	hang := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[1]"),
+	hang := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]"),
 		Limits:     sandbox.Limits{CPUTime: 30 * time.Second, WallTime: 60 * time.Second},
 		Candidates: []execute.Candidate{{ID: "sleep", Code: "import time\ndef f(x):\n    time.sleep(100)"}}}
 	var wg sync.WaitGroup
@@ -220,7 +208,7 @@ func TestPoolBounds(t *testing.T) {
 	e := newEngine(t)
 	e.maxJobs = 2
 	for k := 0; k < 3; k++ {
-		run(t, e, mixedBatch(k))
+		executetest.Run(t, e, mixedBatch(k))
 	}
 	if st := e.Stats(); st.Started != 2 || st.Reused != 1 {
 		t.Errorf("maxJobs 2, 3 runs: stats %+v", st)
@@ -232,7 +220,7 @@ func TestPoolBounds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run(t, e, mixedBatch(g))
+			executetest.Run(t, e, mixedBatch(g))
 		}()
 	}
 	wg.Wait()
@@ -246,7 +234,7 @@ func TestPoolBounds(t *testing.T) {
 	if st, left := e.Stats(), procsWith(e.runner); st.Idle > 0 || len(left) > 0 {
 		t.Errorf("after the idle timeout: stats %+v, processes %v", st, left)
 	}
-	run(t, e, mixedBatch(0)) // a new worker
+	executetest.Run(t, e, mixedBatch(0)) // a new worker
 }
 
 // TestWarmUp: while warming up, concurrent Runs wait for the busy worker instead of
@@ -254,7 +242,7 @@ func TestPoolBounds(t *testing.T) {
 func TestWarmUp(t *testing.T) {
 	e := newEngine(t)
 	e.startWait = time.Minute // so that waiting never gives up in this test
-	slow := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[1]"),
+	slow := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]"),
 		Candidates: []execute.Candidate{{ID: "nap", Code: "import time\ndef f(x):\n    time.sleep(0.1)\n    return x"}}}
 	concurrently := func(n int, b execute.Batch) {
 		var wg sync.WaitGroup
@@ -262,7 +250,7 @@ func TestWarmUp(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if r := run(t, e, b)[0]; r.Status != schemas.StatusOK {
+				if r := executetest.Run(t, e, b)[0]; r.Status != schemas.StatusOK {
 					t.Errorf("%s %+v", r.Status, r.Tests)
 				}
 			}()
@@ -284,7 +272,7 @@ func TestWarmUp(t *testing.T) {
 	// a Run waiting for the busy worker gives up when the engine closes
 	w := newEngine(t)
 	w.startWait = time.Minute
-	hang := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[1]"),
+	hang := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]"),
 		Limits:     sandbox.Limits{CPUTime: 30 * time.Second, WallTime: 60 * time.Second},
 		Candidates: []execute.Candidate{{ID: "sleep", Code: "import time\ndef f(x):\n    time.sleep(100)"}}}
 	errs := make(chan error, 2)
@@ -319,7 +307,7 @@ func TestConcurrentRuns(t *testing.T) {
 	e := newEngine(t)
 	want := map[int][]execute.Result{}
 	for k := 0; k < 3; k++ {
-		want[k] = run(t, e, mixedBatch(k))
+		want[k] = executetest.Run(t, e, mixedBatch(k))
 	}
 	var wg sync.WaitGroup
 	for g := 0; g < 6; g++ {
@@ -350,13 +338,13 @@ func TestConcurrentRuns(t *testing.T) {
 // context the top level sets does not apply to the tests (as on a thread of their own).
 func TestBigStack(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{Lang: "python", Params: params("int"), Returns: "long", Tests: tests("[10]", "[100000]", "[20]"),
+	b := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "long", Tests: executetest.Tests("[10]", "[100000]", "[20]"),
 		Candidates: []execute.Candidate{
 			{ID: "memo", Code: "from functools import lru_cache\n@lru_cache(maxsize=None)\ndef g(n):\n    return 0 if n == 0 else 2 + g(n - 1)\ndef f(n):\n    return g(n)"},
 			{ID: "decimal", Code: "import decimal\ndecimal.getcontext().prec = 50\ndef f(n):\n    return len(str(decimal.Decimal(1) / decimal.Decimal(3)))"},
 			{ID: "after", Code: "def f(n):\n    return n"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	if r := res[0]; r.Status != schemas.StatusOK || r.Tests[0].Output != "20" || r.Tests[1].Output != "200000" || r.Tests[2].Output != "40" {
 		t.Errorf("memo: %s %+v", r.Status, r.Tests)
 	}
@@ -384,12 +372,12 @@ func TestEntryChoice(t *testing.T) {
 		"def f(x):\n    return 2\ndef \\\n g(x):\n    return 1\ng = f",
 		"def g(x):\n    return 1\ndef f(x):\n    return 2\ndel f",
 	}
-	b := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[0]")}
+	b := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[0]")}
 	for i, s := range srcs {
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: fmt.Sprint(i), Code: s},
 			execute.Candidate{ID: fmt.Sprint(i, "big"), Code: s + pad})
 	}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	for i := 0; i < len(res); i += 2 {
 		small, big := res[i], res[i+1]
 		if small.Status == schemas.StatusCompileError {
@@ -501,13 +489,13 @@ func TestWatchdog(t *testing.T) {
 // in order with the others; one above the output limit is output_limit.
 func TestBigOutput(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{Lang: "python", Params: params("int"), Returns: "int[]", Tests: tests("[3]", "[30000]", "[5]", "[40000]"),
+	b := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int[]", Tests: executetest.Tests("[3]", "[30000]", "[5]", "[40000]"),
 		Limits: sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second, OutputBytes: 200 << 10},
 		Candidates: []execute.Candidate{
 			{ID: "range", Code: "def f(n):\n    return list(range(n))"},
 			{ID: "after", Code: "def f(n):\n    return [n]"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	r := res[0]
 	if r.Status != schemas.StatusOutputLimit || r.Tests[0].Output != "[0,1,2]" || r.Tests[2].Output != "[0,1,2,3,4]" ||
 		r.Tests[1].Status != schemas.StatusOK || !strings.HasSuffix(r.Tests[1].Output, ",29999]") {

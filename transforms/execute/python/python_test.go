@@ -1,19 +1,14 @@
 package python
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -31,46 +26,6 @@ func newEngine(t testing.TB) *Engine {
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
-}
-
-func params(types ...string) []schemas.Param {
-	var ps []schemas.Param
-	for i, t := range types {
-		ps = append(ps, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: t})
-	}
-	return ps
-}
-
-func tests(args ...string) []schemas.Test {
-	var ts []schemas.Test
-	for i, a := range args {
-		ts = append(ts, schemas.Test{Index: int32(i), Args: a})
-	}
-	return ts
-}
-
-func run(t *testing.T, e *Engine, b execute.Batch) []execute.Result {
-	t.Helper()
-	if b.Limits == (sandbox.Limits{}) {
-		b.Limits = sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second}
-	}
-	res, err := e.Run(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res) != len(b.Candidates) {
-		t.Fatalf("%d results for %d candidates", len(res), len(b.Candidates))
-	}
-	return res
-}
-
-func canon(t *testing.T, typ, raw string) string {
-	t.Helper()
-	v, err := values.Canonical(values.MustParseType(typ), raw)
-	if err != nil {
-		t.Fatalf("canonical %s %s: %v", typ, raw, err)
-	}
-	return v
 }
 
 // TestRoundTrip passes a value of every type through an identity function (or a
@@ -106,14 +61,14 @@ func TestRoundTrip(t *testing.T) {
 		{"int", "double", "def f(n):\n    return sqrt(n) + gcd(4, 6)", "16", "6.0"},
 	}
 	for _, c := range cases {
-		b := execute.Batch{Lang: "python", Params: params(c.typ), Returns: c.ret,
-			Tests: tests("[" + c.arg + "]"), Candidates: []execute.Candidate{{ID: "x", Code: c.code}}}
-		r := run(t, e, b)[0]
+		b := execute.Batch{Lang: "python", Params: executetest.Params(c.typ), Returns: c.ret,
+			Tests: executetest.Tests("[" + c.arg + "]"), Candidates: []execute.Candidate{{ID: "x", Code: c.code}}}
+		r := executetest.Run(t, e, b)[0]
 		if r.Status != schemas.StatusOK || r.Tests[0].Status != schemas.StatusOK {
 			t.Errorf("%s -> %s: %s %s %+v", c.typ, c.ret, r.Status, r.Detail, r.Tests[0])
 			continue
 		}
-		want := canon(t, c.ret, c.want)
+		want := executetest.Canon(t, c.ret, c.want)
 		if got := r.Tests[0].Output; !values.Equal(values.MustParseType(c.ret), got, want, values.Tolerance{}) {
 			t.Errorf("%s -> %s %q: got %s, want %s", c.typ, c.ret, c.code, got, want)
 		}
@@ -128,8 +83,8 @@ func TestRoundTrip(t *testing.T) {
 func TestFailures(t *testing.T) {
 	e := newEngine(t)
 	good := "def f(a, b):\n    print('noise')\n    return a // b"
-	b := execute.Batch{Lang: "python", Params: params("int", "int"), Returns: "int",
-		Tests:  tests("[7,2]", "[1,0]", "[9,3]"),
+	b := execute.Batch{Lang: "python", Params: executetest.Params("int", "int"), Returns: "int",
+		Tests:  executetest.Tests("[7,2]", "[1,0]", "[9,3]"),
 		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, MemoryBytes: 512 << 20},
 		Candidates: []execute.Candidate{
 			{ID: "good", Code: good},
@@ -144,7 +99,7 @@ func TestFailures(t *testing.T) {
 			{ID: "badimport", Code: "def f(a, b):\n    return a", Imports: "import numpy_does_not_exist"},
 			good2(),
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	byID := map[string]execute.Result{}
 	for _, r := range res {
 		byID[r.CandidateID] = r
@@ -196,7 +151,7 @@ func TestFailures(t *testing.T) {
 	b.Candidates = []execute.Candidate{{ID: "recursion", Code: "def f(a, b):\n    return f(a, b) + 1"}}
 	b.Tests = b.Tests[:1]
 	b.Limits.CPUTime, b.Limits.WallTime = 20*time.Second, 30*time.Second
-	if r := run(t, e, b)[0]; r.Status != ok || r.Tests[0].Status != rt ||
+	if r := executetest.Run(t, e, b)[0]; r.Status != ok || r.Tests[0].Status != rt ||
 		!strings.HasPrefix(r.Tests[0].Error, "RecursionError") {
 		t.Errorf("recursion: %s %+v", r.Status, r.Tests[0])
 	}
@@ -216,8 +171,8 @@ func TestFailures(t *testing.T) {
 
 	// Bad test data is the harness's problem, not the candidate's.
 	b.Candidates = []execute.Candidate{{ID: "good", Code: good}}
-	b.Tests = tests("[7,2]", "[1,", `["xy",2]`)
-	if r := run(t, e, b)[0]; r.Tests[0].Status != ok || r.Tests[1].Status != schemas.StatusInfraError ||
+	b.Tests = executetest.Tests("[7,2]", "[1,", `["xy",2]`)
+	if r := executetest.Run(t, e, b)[0]; r.Tests[0].Status != ok || r.Tests[1].Status != schemas.StatusInfraError ||
 		r.Tests[2].Status != schemas.StatusInfraError {
 		t.Errorf("bad arguments: %+v", r.Tests)
 	}
@@ -227,121 +182,10 @@ func good2() execute.Candidate {
 	return execute.Candidate{ID: "good2", Code: "class Solution:\n    def solve(self, a, b):\n        return a % b"}
 }
 
-// TestTranscoderGold runs three gold functions of TransCoder-test on the inputs of
-// their test scripts and compares with the scripts' own f_gold run by a plain python3.
+// TestTranscoderGold runs the Python gold functions of three TransCoder-test problems
+// on the inputs of their Python test scripts and compares with the scripts' f_gold.
 func TestTranscoderGold(t *testing.T) {
-	probs := LoadGold(t, "ADD_1_TO_A_GIVEN_NUMBER", "ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES", "COUNT_PALINDROME_SUB_STRINGS_STRING")
-	e := newEngine(t)
-	for _, p := range probs {
-		b := execute.Batch{ProblemID: p.ID, Lang: "python", Params: p.Params, Returns: p.Returns,
-			Tests: p.Tests, Candidates: []execute.Candidate{{ID: "gold", Code: p.Code["python"]}}}
-		r := run(t, e, b)[0]
-		if r.Status != schemas.StatusOK {
-			t.Fatalf("%s: %s %s", p.ID, r.Status, r.Detail)
-		}
-		typ := values.MustParseType(p.Returns)
-		for i, tr := range r.Tests {
-			want := canon(t, p.Returns, p.Want[i])
-			if tr.Status != schemas.StatusOK || !values.Equal(typ, tr.Output, want, values.DefaultTolerance) {
-				t.Errorf("%s test %d: %s %s %s, want %s", p.ID, i, tr.Status, tr.Error, tr.Output, want)
-			}
-		}
-	}
-}
-
-// GoldProblem is a TransCoder-test problem with its script's inputs and outputs.
-type GoldProblem struct {
-	ID      string
-	Code    map[string]string
-	Params  []schemas.Param
-	Returns string
-	Tests   []schemas.Test
-	Want    []string // f_gold's outputs, as printed by python3
-}
-
-// goldTypes gives the declared types of the three problems the tests use (their
-// Python scripts carry no types).
-var goldTypes = map[string][2]string{
-	"ADD_1_TO_A_GIVEN_NUMBER":                  {"int", "int"},
-	"ARRAY_ELEMENT_MOVED_K_USING_SINGLE_MOVES": {"int[],int,int", "int"},
-	"COUNT_PALINDROME_SUB_STRINGS_STRING":      {"char[],int", "int"},
-}
-
-// LoadGold reads the problems from ../shared/corpora/transcoder-test and runs their
-// Python test scripts' f_gold with a plain python3 to get the inputs and outputs.
-func LoadGold(t *testing.T, ids ...string) []GoldProblem {
-	t.Helper()
-	dir := corpora(t)
-	f, err := os.Open(filepath.Join(dir, "transcoder-test", "gold.jsonl"))
-	if err != nil {
-		t.Skipf("TransCoder-test gold.jsonl not available: %v", err)
-	}
-	defer f.Close()
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	var out []GoldProblem
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var row map[string]string
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
-		id := row["sample_id"]
-		if !want[id] {
-			continue
-		}
-		p := GoldProblem{ID: id, Code: row, Returns: goldTypes[id][1]}
-		for i, typ := range strings.Split(goldTypes[id][0], ",") {
-			p.Params = append(p.Params, schemas.Param{Name: fmt.Sprintf("p%d", i), Type: typ})
-		}
-		script := filepath.Join(dir, "transcoder-test", "testscript", "python", id+".py")
-		src, err := os.ReadFile(script)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		// Replace the script's main by one that prints [args, f_gold(*args)] as JSON.
-		body := strings.Replace(string(src), "#TOFILL", "f_filled = f_gold", 1)
-		body = strings.Replace(body, "    n_success = 0", `    import json
-    for ps in param:
-        print(json.dumps([list(ps), f_gold(*ps)]))
-    raise SystemExit(0)
-    n_success = 0`, 1)
-		cmd := exec.Command("/usr/bin/python3", "-S", "-")
-		cmd.Stdin = strings.NewReader(body)
-		res, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: running the test script: %v", id, err)
-		}
-		for i, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
-			var pair [2]json.RawMessage
-			if err := json.Unmarshal([]byte(line), &pair); err != nil {
-				t.Fatalf("%s: %q: %v", id, line, err)
-			}
-			p.Tests = append(p.Tests, schemas.Test{Index: int32(i), Args: string(pair[0])})
-			p.Want = append(p.Want, string(pair[1]))
-		}
-		if len(p.Tests) == 0 {
-			t.Fatalf("%s: no tests in the script", id)
-		}
-		out = append(out, p)
-	}
-	if len(out) != len(ids) {
-		t.Skipf("only %d of the problems %v are in this corpus sample", len(out), ids)
-	}
-	return out
-}
-
-// corpora finds ../shared/corpora from the module root, or skips.
-func corpora(t *testing.T) string {
-	t.Helper()
-	c := filepath.Join(moduleDir(t), "..", "shared", "corpora")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpora not found at %s (a fresh checkout does not have them)", c)
-	}
-	return c
+	executetest.TranscoderGold(t, "python", func() execute.Engine { return newEngine(t) })
 }
 
 // TestForgedProgress: a candidate that writes impossible figures into its progress
@@ -358,7 +202,7 @@ func TestForgedProgress(t *testing.T) {
 		}
 		return code + "    while True:\n        pass"
 	}
-	b := execute.Batch{Lang: "python", Params: params("int"), Returns: "int", Tests: tests("[1]", "[2]"), Limits: quick,
+	b := execute.Batch{Lang: "python", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"), Limits: quick,
 		Candidates: []execute.Candidate{
 			{ID: "inf", Code: forge("float('-inf')", "float('-inf')", true)},
 			{ID: "nan", Code: forge("float('nan')", "float('nan')", true)},
@@ -366,7 +210,7 @@ func TestForgedProgress(t *testing.T) {
 			{ID: "future", Code: forge("float('inf')", "float('inf')", false)}, // its CPU timer stops it
 			{ID: "after", Code: "def f(x):\n    return x + 1"},
 		}}
-	res := run(t, e, b)
+	res := executetest.Run(t, e, b)
 	for _, r := range res[:4] {
 		tr := r.Tests[0]
 		if r.Status != schemas.StatusTimeout || tr.Status != schemas.StatusTimeout {
