@@ -29,7 +29,10 @@ import (
 
 var (
 	//go:embed prof_runner.py
-	pyRunner []byte
+	pyRunnerTemplate string
+	// pyRunner is prof_runner.py with the Python engine's argument conversion in
+	// place of its TM_ARGUMENT_CONVERSION line.
+	pyRunner = []byte(spliceLine(pyRunnerTemplate, "# TM_ARGUMENT_CONVERSION", python.ArgumentConversion()))
 	//go:embed ProfHarness.java
 	javaHarness []byte
 	//go:embed prof.h
@@ -42,11 +45,11 @@ var (
 		"// TH_VALUE_PRINTER_AND_ADAPTERS", cpp.ValuePrinterAndAdapters()))
 )
 
-// spliceLine replaces the line of tmpl that starts with marker by text.
+// spliceLine replaces the line of tmpl (a harness) that starts with marker by text.
 func spliceLine(tmpl, marker, text string) string {
 	i := strings.Index(tmpl, "\n"+marker)
 	if i < 0 {
-		panic("profile: prof.h has no line " + marker)
+		panic("profile: a harness has no line " + marker)
 	}
 	end := strings.IndexByte(tmpl[i+1:], '\n')
 	if end < 0 {
@@ -406,30 +409,6 @@ type cppBuilder struct{}
 
 var includeRe = regexp.MustCompile(`^\s*#\s*include\b`)
 
-func cType(k values.Kind) string {
-	return map[values.Kind]string{values.Int: "int", values.Long: "long long", values.Float: "float",
-		values.Double: "double", values.Bool: "bool", values.Char: "char", values.String: "std::string"}[k]
-}
-
-func holderType(t values.Type) string {
-	switch {
-	case t.Dims == 3:
-		return "th::Arr3<" + cType(t.Base) + ">"
-	case t.Dims == 2:
-		return "th::Arr2<" + cType(t.Base) + ">"
-	case t.Dims == 1:
-		return "th::Arr<" + cType(t.Base) + ">"
-	case t.Base == values.String:
-		return "th::Str"
-	}
-	return cType(t.Base)
-}
-
-func kindConst(k values.Kind) string {
-	return map[values.Kind]string{values.Int: "th::KI", values.Long: "th::KL", values.Float: "th::KF",
-		values.Double: "th::KD", values.Bool: "th::KB", values.Char: "th::KC", values.String: "th::KS"}[k]
-}
-
 // cppFlags are the flags of every profiled C++ build (and of its precompiled header,
 // which GCC uses only with the same flags).
 var cppFlags = []string{"-std=gnu++17", "-O2", "-w", "-pthread"}
@@ -490,7 +469,7 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 	w.WriteString("struct Args {\n")
 	var call []string
 	for i, t := range s.types {
-		fmt.Fprintf(&w, "  %s p%d{};\n", holderType(t), i)
+		fmt.Fprintf(&w, "  %s p%d{};\n", cpp.HolderType(t), i)
 		call = append(call, fmt.Sprintf("a.p%d", i))
 	}
 	w.WriteString("};\nstatic std::vector<Args> tests;\n")
@@ -507,11 +486,11 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 				w.WriteString("      o += ',';\n")
 			}
 			first = false
-			fmt.Fprintf(&w, "      th::pv<%s, %d>(o, a.p%d.cur());\n", kindConst(t.Base), t.Dims, i)
+			fmt.Fprintf(&w, "      th::pv<%s, %d>(o, a.p%d.cur());\n", cpp.KindConst(t.Base), t.Dims, i)
 		}
 		w.WriteString("      o += ']';\n")
 	} else {
-		fmt.Fprintf(&w, "      auto&& r = %s;\n      th::pv<%s, %d>(o, r);\n", callExpr, kindConst(s.ret.Base), s.ret.Dims)
+		fmt.Fprintf(&w, "      auto&& r = %s;\n      th::pv<%s, %d>(o, r);\n", callExpr, cpp.KindConst(s.ret.Base), s.ret.Dims)
 	}
 	w.WriteString("      th::ok(t, o);\n    }\n    TH_CATCH(t)\n  }\n  th::calls_end();\n}\n")
 	w.WriteString("int main(int argc, char** argv) {\n  if (argc < 2) return 2;\n  th::Reader rd(argv[1]);\n  int n = (int)rd.integer();\n  tests.resize(n);\n  for (auto& a : tests) {\n")
@@ -558,7 +537,7 @@ func (cppBuilder) empty(s *suite) execute.Candidate {
 		case t.Base == values.String:
 			pt = "std::string&"
 		default:
-			pt = cType(t.Base)
+			pt = cpp.CType(t.Base)
 		}
 		ps = append(ps, fmt.Sprintf("%s a%d", pt, i))
 	}
@@ -573,7 +552,7 @@ func (cppBuilder) empty(s *suite) execute.Candidate {
 
 // cppVector is the C++ type of a value of type t: its element type in t.Dims vectors.
 func cppVector(t values.Type) string {
-	s := cType(t.Base)
+	s := cpp.CType(t.Base)
 	for i := 0; i < t.Dims; i++ {
 		s = "std::vector<" + s + ">"
 	}

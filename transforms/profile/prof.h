@@ -24,18 +24,6 @@ namespace th {
 
 inline int proto_fd = -1;
 
-inline void write_all(const std::string& s) {
-  const char* p = s.data();
-  size_t n = s.size();
-  while (n > 0) {
-    ssize_t w = ::write(proto_fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) _exit(121);
-    p += w;
-    n -= size_t(w);
-  }
-}
-
 // The candidate's output goes to /dev/null; the results go to a copy of fd 1.
 struct Redirect {
   Redirect() {

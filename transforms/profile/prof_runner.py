@@ -18,45 +18,8 @@ import threading
 import time
 
 
-def parse_type(t):
-    t = t.strip()
-    dims = 0
-    while t.endswith("[]"):
-        dims += 1
-        t = t[:-2].strip()
-    t = t.lower()
-    t = {"boolean": "bool", "str": "string"}.get(t, t)
-    return t, dims
-
-
-def to_float(v):
-    if isinstance(v, str):
-        return float({"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}.get(v, v))
-    return float(v)
-
-
-def conv(v, base, dims):
-    if v is None:
-        return None
-    if dims > 0:
-        if isinstance(v, str) and base == "char" and dims == 1:
-            return list(v)
-        return [conv(e, base, dims - 1) for e in v]
-    if base in ("int", "long"):
-        if isinstance(v, str) and len(v) == 1:
-            return ord(v)
-        return int(v)
-    if base in ("float", "double"):
-        return to_float(v)
-    if base == "bool":
-        return bool(v)
-    if base == "char":
-        if isinstance(v, int) and not isinstance(v, bool):
-            return chr(v)
-        return str(v)
-    if base == "string":
-        return str(v)
-    return v
+# TM_ARGUMENT_CONVERSION (parse_type, to_float, conv, find_entry and bound: the Python
+# engine's own, python.ArgumentConversion, put here by transforms/profile)
 
 
 def enc(v, out):
@@ -102,43 +65,6 @@ def describe(e):
         msg = msg[:300] + "..."
     name = type(e).__name__
     return name + ": " + msg if msg else name
-
-
-def find_entry(src, ns, entry):
-    if entry and callable(ns.get(entry)):
-        return ns[entry]
-    import ast  # only when the entry is not a plain top-level function
-
-    tree = ast.parse(src)
-    if entry:
-        fn = ns.get(entry)
-        if callable(fn):
-            return fn
-        for node in reversed(tree.body):
-            if isinstance(node, ast.ClassDef) and node.name in ns:
-                cls = ns[node.name]
-                if callable(getattr(cls, entry, None)):
-                    return bound(cls, entry)
-        raise LookupError("entry function %r is not defined" % entry)
-    last = None
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            last = node.name
-    if last is not None:
-        return ns[last]
-    for node in reversed(tree.body):
-        if isinstance(node, ast.ClassDef):
-            for sub in reversed(node.body):
-                if isinstance(sub, ast.FunctionDef) and not sub.name.startswith("__"):
-                    return bound(ns[node.name], sub.name)
-    raise LookupError("no top-level function defined")
-
-
-def bound(cls, name):
-    attr = cls.__dict__.get(name)
-    if isinstance(attr, (staticmethod, classmethod)):
-        return getattr(cls, name)
-    return getattr(cls(), name)
 
 
 def peak_rss_kb():

@@ -74,11 +74,11 @@ func ValuePrinterAndAdapters() string {
 	return harnessSection("// ---- value printer", "// ---- per-test measurement")
 }
 
-// JSONPrimitives returns the section of harness.h that defines the JSON string and
-// number printers (th::jstr, jchar, special, jdouble, jfloat), each prefixed with
-// the macro TH_RT: empty in the engine's runtime object, inline in the profiling
-// harness, which includes the same section. It panics if harness.h lost its
-// section markers.
+// JSONPrimitives returns the section of harness.h that defines the protocol writer
+// (th::write_all) and the JSON string and number printers (th::jstr, jchar,
+// special, jdouble, jfloat), each prefixed with the macro TH_RT: empty in the
+// engine's runtime object, inline in the profiling harness, which includes the
+// same section. It panics if harness.h lost its section markers.
 func JSONPrimitives() string {
 	return harnessSection("// ---- JSON primitives", "// ---- end JSON primitives")
 }

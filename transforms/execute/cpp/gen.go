@@ -72,8 +72,8 @@ func prepare(imports, code, entry string) prepared {
 	return p
 }
 
-// cType is the C++ element type of a base kind.
-func cType(k values.Kind) string {
+// CType is the C++ element type of a base kind (the profiling harness's too).
+func CType(k values.Kind) string {
 	switch k {
 	case values.Int:
 		return "int"
@@ -93,22 +93,24 @@ func cType(k values.Kind) string {
 	return "void"
 }
 
-// holderType is the type of the Args field that holds an argument of type t.
-func holderType(t values.Type) string {
+// HolderType is the type of the Args field that holds an argument of type t (in
+// the profiling harness's Args too).
+func HolderType(t values.Type) string {
 	switch {
 	case t.Dims == 3:
-		return "th::Arr3<" + cType(t.Base) + ">"
+		return "th::Arr3<" + CType(t.Base) + ">"
 	case t.Dims == 2:
-		return "th::Arr2<" + cType(t.Base) + ">"
+		return "th::Arr2<" + CType(t.Base) + ">"
 	case t.Dims == 1:
-		return "th::Arr<" + cType(t.Base) + ">"
+		return "th::Arr<" + CType(t.Base) + ">"
 	case t.Base == values.String:
 		return "th::Str"
 	}
-	return cType(t.Base)
+	return CType(t.Base)
 }
 
-func kindConst(k values.Kind) string {
+// KindConst is the th:: constant that makes th::pv print a value of kind k.
+func KindConst(k values.Kind) string {
 	switch k {
 	case values.Int:
 		return "th::KI"
@@ -333,23 +335,23 @@ func rowsOf(t values.Type, v any) ([]any, error) {
 func staticArray(t values.Type, v any, name string, decls *strings.Builder) (string, error) {
 	if t.Base == values.String {
 		l, err := list(t, v)
-		return holderType(t) + l, err
+		return HolderType(t) + l, err
 	}
-	ct := cType(t.Base)
+	ct := CType(t.Base)
 	if t.Dims == 1 {
 		es, err := elems(t, v)
 		if err != nil || len(es) == 0 {
-			return holderType(t) + "{}", err
+			return HolderType(t) + "{}", err
 		}
 		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", ct, name, strings.Join(es, ","))
-		return fmt.Sprintf("%s(%s, %d)", holderType(t), name, len(es)), nil
+		return fmt.Sprintf("%s(%s, %d)", HolderType(t), name, len(es)), nil
 	}
 	if t.Dims == 3 {
 		return staticArray3(t, v, name, decls)
 	}
 	rows, err := rowsOf(t, v)
 	if err != nil || len(rows) == 0 {
-		return holderType(t) + "{}", err
+		return HolderType(t) + "{}", err
 	}
 	ptrs := make([]string, len(rows))
 	lens := make([]string, len(rows))
@@ -366,7 +368,7 @@ func staticArray(t values.Type, v any, name string, decls *strings.Builder) (str
 	}
 	fmt.Fprintf(decls, "static const %s* const %s_rows[] = {%s};\nstatic const size_t %s_lens[] = {%s};\n",
 		ct, name, strings.Join(ptrs, ","), name, strings.Join(lens, ","))
-	return fmt.Sprintf("%s(%s_rows, %s_lens, %d)", holderType(t), name, name, len(rows)), nil
+	return fmt.Sprintf("%s(%s_rows, %s_lens, %d)", HolderType(t), name, name, len(rows)), nil
 }
 
 // staticArray3 is staticArray for a 3-D array: all its elements in one static array,
@@ -375,7 +377,7 @@ func staticArray(t values.Type, v any, name string, decls *strings.Builder) (str
 func staticArray3(t values.Type, v any, name string, decls *strings.Builder) (string, error) {
 	planes, err := rowsOf(t, v)
 	if err != nil || len(planes) == 0 {
-		return holderType(t) + "{}", err
+		return HolderType(t) + "{}", err
 	}
 	var data, lens []string
 	nrows := make([]string, len(planes))
@@ -398,14 +400,14 @@ func staticArray3(t values.Type, v any, name string, decls *strings.Builder) (st
 	dataExpr, lensExpr := "nullptr", "nullptr"
 	if len(data) > 0 {
 		dataExpr = name + "_data"
-		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", cType(t.Base), dataExpr, strings.Join(data, ","))
+		fmt.Fprintf(decls, "static const %s %s[] = {%s};\n", CType(t.Base), dataExpr, strings.Join(data, ","))
 	}
 	if len(lens) > 0 {
 		lensExpr = name + "_lens"
 		fmt.Fprintf(decls, "static const size_t %s[] = {%s};\n", lensExpr, strings.Join(lens, ","))
 	}
 	fmt.Fprintf(decls, "static const size_t %s_nrows[] = {%s};\n", name, strings.Join(nrows, ","))
-	return fmt.Sprintf("%s(%s, %s, %s_nrows, %d)", holderType(t), dataExpr, lensExpr, name, len(planes)), nil
+	return fmt.Sprintf("%s(%s, %s, %s_nrows, %d)", HolderType(t), dataExpr, lensExpr, name, len(planes)), nil
 }
 
 // argsExpr is the expression building one test's Args, or an error; the static
@@ -544,7 +546,7 @@ func generate(gr *group, idx []int) unit {
 		if b.void {
 			w.printf("  %s;\n  th::end();\n  th::p%d::put_void(o, a);\n}\n", call, m.j)
 		} else {
-			w.printf("  auto&& r = %s;\n  th::end();\n  th::pv<%s, %d>(o, r);\n}\n", call, kindConst(b.ret.Base), b.ret.Dims)
+			w.printf("  auto&& r = %s;\n  th::end();\n  th::pv<%s, %d>(o, r);\n}\n", call, KindConst(b.ret.Base), b.ret.Dims)
 		}
 		w.printf(glueOpt+"static void run_%d(int from) { th::p%d::run(%d, from, call_%d); }\n", g, m.j, m.i, g)
 		u.spans[g] = append(u.spans[g], span{start, w.lines + 1})
@@ -611,7 +613,7 @@ func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test, 
 		if t.Dims > 0 {
 			bi.arrayParams = append(bi.arrayParams, i)
 		}
-		fields = append(fields, fmt.Sprintf("  %s p%d;\n", holderType(t), i))
+		fields = append(fields, fmt.Sprintf("  %s p%d;\n", HolderType(t), i))
 		call = append(call, fmt.Sprintf("a.p%d", i))
 	}
 	if len(callTypes) == len(params) {
@@ -656,7 +658,7 @@ func newBatchInfo(params []schemas.Param, returns string, tests []schemas.Test, 
 			b.WriteString("  o += ',';\n")
 		}
 		t := bi.types[pi]
-		fmt.Fprintf(&b, "  th::pv<%s, %d>(o, a.p%d.cur());\n", kindConst(t.Base), t.Dims, pi)
+		fmt.Fprintf(&b, "  th::pv<%s, %d>(o, a.p%d.cur());\n", KindConst(t.Base), t.Dims, pi)
 	}
 	b.WriteString("  o += ']';\n}\n")
 	// run runs one candidate's tests from a given one; call makes the call and prints.

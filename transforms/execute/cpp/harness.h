@@ -434,7 +434,11 @@ bool run_deferred_init();
 // to each unit at -O2.
 #ifdef TH_RUNTIME
 #define TH_RT
-void write_all(const std::string& s) {
+
+// ---- JSON primitives ----------------------------------------------------------------
+// The protocol writer and the JSON printers. The profiling harness
+// (transforms/profile/prof.h) includes this section too, with TH_RT defined as inline; here the functions are defined once, in harness_rt.o.
+TH_RT void write_all(const std::string& s) {
   const char* p = s.data();
   size_t n = s.size();
   while (n > 0) {
@@ -446,9 +450,6 @@ void write_all(const std::string& s) {
   }
 }
 
-// ---- JSON primitives ----------------------------------------------------------------
-// The profiling harness (transforms/profile/prof.h) includes this section too, with
-// TH_RT defined as inline; here the functions are defined once, in harness_rt.o.
 TH_RT void jstr(std::string& o, const std::string& s) {
   o += '"';
   for (unsigned char c : s) {

@@ -73,6 +73,22 @@ import (
 //go:embed runner.py
 var runnerSource []byte
 
+// ArgumentConversion returns the section of runner.py that converts a test's JSON
+// arguments to the values the benchmarks' Python scripts pass (parse_type,
+// to_float, conv) and finds the function to call (find_entry, bound): the
+// profiling harness (transforms/profile) includes the same code, so that a program
+// measured there gets its arguments and entry as it does here. It panics if
+// runner.py lost its section markers.
+func ArgumentConversion() string {
+	s := string(runnerSource)
+	i := strings.Index(s, "# ---- argument conversion and entry")
+	j := strings.Index(s, "# ---- end argument conversion and entry")
+	if i < 0 || j < i {
+		panic("python: runner.py has no argument conversion section")
+	}
+	return s[i:j]
+}
+
 func init() {
 	execute.Register(schemas.Python, func(opts execute.Options) (execute.Engine, error) {
 		return New(opts)
