@@ -706,27 +706,19 @@ func (r *groupRun) setApart(ctx context.Context, cands []int, msg string, u unit
 			break
 		}
 	}
-	var passed []int
+	var alone []int
 	for _, g := range cands {
-		st, i := r.of(g)
 		trust := r.contained(g) && (firstUncontained < 0 || u.spans[g][0].from < firstUncontained)
 		// (an error inside harness.h shows only its "required from" line here: the
 		// check alone gives the whole message)
 		if m := messagesAt(msg, u.spans[g]); trust && strings.Contains(m, "error:") {
+			st, i := r.of(g)
 			feed(st.col, lineCompile(i, trimMsg(m)))
 			continue
 		}
-		c, err := r.compile(ctx, []int{g}, true)
-		if err != nil {
-			return nil, err
-		}
-		if c.ok {
-			passed = append(passed, g)
-			continue
-		}
-		feed(st.col, lineCompile(i, trimMsg(c.msg)))
+		alone = append(alone, g)
 	}
-	return passed, nil
+	return r.checkAlone(ctx, alone)
 }
 
 // contained tells whether candidate g's code is contained (lex.go), computed once.
