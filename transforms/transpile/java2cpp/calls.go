@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // eCall is the rule for method_invocation: user methods, static library methods (Math,
@@ -35,7 +37,7 @@ func (t *tr) eCall(n *sitter.Node) ex {
 			}
 			return ex{t.ctype(obj.t, n) + "(" + obj.c + ")", obj.t}
 		}
-	case isNumeric(obj.t) || unbox(obj.t) == "boolean":
+	case isNumeric(obj.t) || javasrc.Unbox(obj.t) == "boolean":
 		switch name {
 		case "toString":
 			return ex{t.str(obj), "String"}
@@ -68,7 +70,7 @@ func (t *tr) userCall(n *sitter.Node, name string, argN *sitter.Node) ex {
 	}
 	if m == nil && (name == "max" || name == "min") && len(args) == 2 && isNumeric(args[0].t) && isNumeric(args[1].t) {
 		// the usual helper of GeeksforGeeks classes, left out of the snippet
-		pt := promote(args[0].t, args[1].t)
+		pt := javasrc.Promote(args[0].t, args[1].t)
 		return ex{"std::" + name + "<" + t.ctype(pt, n) + ">(" + stripParens(args[0].c) + ", " + stripParens(args[1].c) + ")", pt}
 	}
 	if m == nil {
@@ -210,7 +212,7 @@ func (t *tr) staticCall(n *sitter.Node, cls, name string, argN *sitter.Node) ex 
 				fn = "jx_toLower"
 			}
 			rt := "char"
-			if unbox(args[0].t) != "char" {
+			if javasrc.Unbox(args[0].t) != "char" {
 				rt = "int"
 				return ex{"((int)" + fn + "(" + a(0) + "))", rt}
 			}
@@ -286,12 +288,12 @@ func (t *tr) mathCall(n *sitter.Node, name string, args []ex) ex {
 	switch name {
 	case "max", "min":
 		one(t, n, args, 2, "Math."+name)
-		pt := promote(args[0].t, args[1].t)
+		pt := javasrc.Promote(args[0].t, args[1].t)
 		return ex{"std::" + name + "<" + t.ctype(pt, n) + ">(" + a(0) + ", " + a(1) + ")", pt}
 	case "abs":
 		one(t, n, args, 1, "Math.abs")
 		pt := unaryPromote(args[0].t)
-		if pt == "int" && unbox(args[0].t) != "int" {
+		if pt == "int" && javasrc.Unbox(args[0].t) != "int" {
 			return ex{"std::abs((int)" + args[0].c + ")", pt}
 		}
 		return ex{"std::abs(" + a(0) + ")", pt}
@@ -311,15 +313,15 @@ func (t *tr) mathCall(n *sitter.Node, name string, args []ex) ex {
 		return ex{"(" + d(0) + " * 180 / M_PI)", "double"}
 	case "round":
 		t.need("jx_round")
-		if unbox(args[0].t) == "float" {
+		if javasrc.Unbox(args[0].t) == "float" {
 			return ex{"jx_round(" + a(0) + ")", "int"}
 		}
 		return ex{"jx_round(" + d(0) + ")", "long"}
 	case "signum":
-		return ex{"(double)((" + args[0].c + " > 0) - (" + args[0].c + " < 0))", unbox(args[0].t)}
+		return ex{"(double)((" + args[0].c + " > 0) - (" + args[0].c + " < 0))", javasrc.Unbox(args[0].t)}
 	case "floorDiv", "floorMod":
 		t.need("jx_floorDiv")
-		pt := promote(args[0].t, args[1].t)
+		pt := javasrc.Promote(args[0].t, args[1].t)
 		fn := "jx_floorDiv"
 		if name == "floorMod" {
 			fn = "jx_floorMod"
@@ -493,7 +495,7 @@ func (t *tr) stringCall(n *sitter.Node, s ex, name string, args []ex) ex {
 
 // charArg passes a char or string argument of indexOf.
 func (t *tr) charArg(e ex) string {
-	if isIntegral(e.t) && unbox(e.t) != "char" {
+	if isIntegral(e.t) && javasrc.Unbox(e.t) != "char" {
 		return "(char)" + e.c
 	}
 	return stripParens(e.c)
@@ -569,7 +571,7 @@ func (t *tr) collCall(n *sitter.Node, o ex, name string, args []ex) ex {
 		case "get":
 			return ex{c + "[" + a(0) + "]", e0}
 		case "remove":
-			if len(args) == 1 && unbox(args[0].t) == "int" && args[0].t != "Integer" {
+			if len(args) == 1 && javasrc.Unbox(args[0].t) == "int" && args[0].t != "Integer" {
 				t.need("jx_removeAt")
 				return ex{"jx_removeAt(" + stripParens(c) + ", " + a(0) + ")", e0}
 			}
@@ -646,7 +648,7 @@ func (t *tr) collCall(n *sitter.Node, o ex, name string, args []ex) ex {
 func (t *tr) lenOf(v *vinfo, n *sitter.Node) string {
 	for _, name := range []string{"n", "N", "size", "len", "length"} {
 		for _, p := range t.cur.params {
-			if p.name == name && unbox(p.jt) == "int" {
+			if p.name == name && javasrc.Unbox(p.jt) == "int" {
 				if cur := t.lookup(name); cur == p {
 					return p.cname
 				}

@@ -1,9 +1,7 @@
 package java2cpp
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,29 +34,9 @@ type goldRow struct {
 }
 
 func loadGold(t testing.TB) []goldRow {
-	c := corpusDir()
-	if c == "" {
-		t.Skip("shared corpora not found at ../shared/corpora from the module root")
-	}
-	f, err := os.Open(filepath.Join(c, "transcoder-test", "gold.jsonl"))
-	if err != nil {
-		t.Skipf("transcoder-test gold.jsonl not readable: %v", err)
-	}
-	defer f.Close()
-	var rows []goldRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r goldRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	t.Helper()
+	c := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
+	return testenv.ReadJSONL[goldRow](t, filepath.Join(c, "transcoder-test", "gold.jsonl"))
 }
 
 // precompile builds bits/stdc++.h as a precompiled header in dir; it returns the g++

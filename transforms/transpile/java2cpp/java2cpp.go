@@ -33,10 +33,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // Result is a translation: Code holds forward declarations and the function definitions;
@@ -61,19 +61,6 @@ func (e *UnsupportedError) Error() string {
 
 const wrapPrefix = "class J2C__ { "
 
-var (
-	langOnce sync.Once
-	lang     *sitter.Language
-	parsers  = sync.Pool{New: func() any {
-		langOnce.Do(func() { lang = sitter.NewLanguage(java.Language()) })
-		p := sitter.NewParser()
-		if err := p.SetLanguage(lang); err != nil {
-			panic(err)
-		}
-		return p
-	}}
-)
-
 // Translate translates Java static methods into C++.
 func Translate(javaSrc string) (res Result, err error) {
 	defer func() {
@@ -86,32 +73,17 @@ func Translate(javaSrc string) (res Result, err error) {
 		}
 	}()
 	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	p := parsers.Get().(*sitter.Parser)
-	tree := p.Parse(src, nil)
-	parsers.Put(p)
+	tree := javasrc.Parse(src)
 	if tree == nil {
 		return Result{}, &UnsupportedError{Construct: "unparsable source"}
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	if root.HasError() {
-		return Result{}, &UnsupportedError{Construct: "syntax error", Line: firstErrorLine(root)}
+		return Result{}, &UnsupportedError{Construct: "syntax error", Line: javasrc.FirstErrorLine(root)}
 	}
 	t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
 	return t.program(root)
-}
-
-func firstErrorLine(n *sitter.Node) int {
-	if n.IsError() || n.IsMissing() {
-		return int(n.StartPosition().Row) + 1
-	}
-	for i := uint(0); i < n.ChildCount(); i++ {
-		c := n.Child(i)
-		if c.HasError() {
-			return firstErrorLine(c)
-		}
-	}
-	return int(n.StartPosition().Row) + 1
 }
 
 // tr is the state of one translation.
@@ -985,7 +957,7 @@ func (t *tr) assignConv(e ex, jt string, n *sitter.Node) string {
 }
 
 func (t *tr) d2i(c, jt string) string {
-	switch unbox(jt) {
+	switch javasrc.Unbox(jt) {
 	case "long":
 		t.used["jx_d2l"] = true
 		return "jx_d2l(" + stripParens(c) + ")"
@@ -1199,7 +1171,7 @@ func (t *tr) str(e ex) string {
 	if e.t == "null" {
 		return `std::string("null")`
 	}
-	if !isNumeric(e.t) && e.t != "boolean" && unbox(e.t) != "boolean" {
+	if !isNumeric(e.t) && e.t != "boolean" && javasrc.Unbox(e.t) != "boolean" {
 		t.fail(nil, "string conversion of "+e.t)
 	}
 	t.used["jx_str"] = true
@@ -1232,25 +1204,10 @@ func (t *tr) eBinary(n *sitter.Node) ex {
 		fallthrough
 	case "-", "*":
 		t.numeric(n, l, r)
-		return ex{"(" + l.c + " " + op + " " + r.c + ")", promote(l.t, r.t)}
+		return ex{"(" + l.c + " " + op + " " + r.c + ")", javasrc.Promote(l.t, r.t)}
 	case "/", "%":
 		t.numeric(n, l, r)
-		pt := promote(l.t, r.t)
-		if isFloating(pt) {
-			if op == "%" {
-				return ex{"std::fmod(" + stripParens(l.c) + ", " + stripParens(r.c) + ")", pt}
-			}
-			return ex{"(" + l.c + " / " + r.c + ")", pt}
-		}
-		if v, ok := isLiteralInt(r.c); ok && v != -1 && v != 0 {
-			return ex{"(" + l.c + " " + op + " " + r.c + ")", pt}
-		}
-		t.used["jx_div"] = true
-		fn := "jx_div"
-		if op == "%" {
-			fn = "jx_mod"
-		}
-		return ex{fn + "<" + t.ctype(pt, n) + ">(" + stripParens(l.c) + ", " + stripParens(r.c) + ")", pt}
+		return t.divide(n, op, stripParens(l.c), l, r)
 	case "<<", ">>", ">>>":
 		if !isIntegral(l.t) || !isIntegral(r.t) {
 			t.fail(n, "shift of "+l.t)
@@ -1271,7 +1228,7 @@ func (t *tr) eBinary(n *sitter.Node) ex {
 			return ex{"(int)((unsigned int)" + l.c + " >> " + cnt + ")", lt}
 		}
 		lc := l.c
-		if lt == "int" && unbox(l.t) != "int" {
+		if lt == "int" && javasrc.Unbox(l.t) != "int" {
 			lc = "(int)" + lc
 		}
 		return ex{"(" + lc + " " + op + " " + cnt + ")", lt}
@@ -1292,13 +1249,13 @@ func (t *tr) eBinary(n *sitter.Node) ex {
 	case "&&", "||":
 		return ex{"(" + l.c + " " + op + " " + r.c + ")", "boolean"}
 	case "&", "|", "^":
-		if unbox(l.t) == "boolean" {
+		if javasrc.Unbox(l.t) == "boolean" {
 			return ex{"(bool)(" + l.c + " " + op + " " + r.c + ")", "boolean"}
 		}
 		if !isIntegral(l.t) || !isIntegral(r.t) {
 			t.fail(n, "bitwise operator on "+l.t)
 		}
-		return ex{"(" + l.c + " " + op + " " + r.c + ")", promote(l.t, r.t)}
+		return ex{"(" + l.c + " " + op + " " + r.c + ")", javasrc.Promote(l.t, r.t)}
 	}
 	t.fail(n, "operator "+op)
 	return ex{}
@@ -1387,7 +1344,7 @@ func (t *tr) eAssign(n *sitter.Node) ex {
 			return ex{"(" + l.c + " += " + t.str(r) + ")", l.t}
 		}
 	}
-	if !isNumeric(l.t) && unbox(l.t) != "boolean" {
+	if !isNumeric(l.t) && javasrc.Unbox(l.t) != "boolean" {
 		t.fail(n, "compound assignment on "+l.t)
 	}
 	bop := strings.TrimSuffix(op, "=")
@@ -1431,10 +1388,18 @@ func (t *tr) binaryOf(n *sitter.Node, op string, rn *sitter.Node, l, r ex) ex {
 		}
 		return ex{"(" + l.c + " " + op + " " + cnt + ")", lt}
 	}
-	pt := promote(l.t, r.t)
+	return t.divide(n, op, l.c, l, r)
+}
+
+// divide is Java's / or % of l by r: fmod for floating types, the C++ operator
+// for a literal divisor other than 0 and -1 (which can neither trap nor
+// overflow), else the helper with Java's semantics. left is l's code as a
+// function argument.
+func (t *tr) divide(n *sitter.Node, op, left string, l, r ex) ex {
+	pt := javasrc.Promote(l.t, r.t)
 	if isFloating(pt) {
 		if op == "%" {
-			return ex{"std::fmod(" + l.c + ", " + stripParens(r.c) + ")", pt}
+			return ex{"std::fmod(" + left + ", " + stripParens(r.c) + ")", pt}
 		}
 		return ex{"(" + l.c + " / " + r.c + ")", pt}
 	}
@@ -1446,12 +1411,12 @@ func (t *tr) binaryOf(n *sitter.Node, op string, rn *sitter.Node, l, r ex) ex {
 	if op == "%" {
 		fn = "jx_mod"
 	}
-	return ex{fn + "<" + t.ctype(pt, n) + ">(" + l.c + ", " + stripParens(r.c) + ")", pt}
+	return ex{fn + "<" + t.ctype(pt, n) + ">(" + left + ", " + stripParens(r.c) + ")", pt}
 }
 
 // narrow casts a value to Java type jt as Java's implicit narrowing does.
 func (t *tr) narrow(e ex, jt string) string {
-	if unbox(e.t) == unbox(jt) {
+	if javasrc.Unbox(e.t) == javasrc.Unbox(jt) {
 		return stripParens(e.c)
 	}
 	if isIntegral(jt) && isFloating(e.t) {
@@ -1465,10 +1430,10 @@ func (t *tr) eTernary(n *sitter.Node) ex {
 	a, b := t.expr(n.ChildByFieldName("consequence")), t.expr(n.ChildByFieldName("alternative"))
 	typ := a.t
 	switch {
-	case isNumeric(a.t) && isNumeric(b.t) && unbox(a.t) != unbox(b.t):
-		typ = promote(a.t, b.t)
-		if (unbox(a.t) == "char" && n.ChildByFieldName("alternative").Kind() == "decimal_integer_literal") ||
-			(unbox(b.t) == "char" && n.ChildByFieldName("consequence").Kind() == "decimal_integer_literal") {
+	case isNumeric(a.t) && isNumeric(b.t) && javasrc.Unbox(a.t) != javasrc.Unbox(b.t):
+		typ = javasrc.Promote(a.t, b.t)
+		if (javasrc.Unbox(a.t) == "char" && n.ChildByFieldName("alternative").Kind() == "decimal_integer_literal") ||
+			(javasrc.Unbox(b.t) == "char" && n.ChildByFieldName("consequence").Kind() == "decimal_integer_literal") {
 			typ = "char"
 		}
 	case a.t == "null":
@@ -1480,19 +1445,19 @@ func (t *tr) eTernary(n *sitter.Node) ex {
 func (t *tr) eCast(n *sitter.Node) ex {
 	to := t.jtype(n.ChildByFieldName("type"))
 	e := t.expr(n.ChildByFieldName("value"))
-	if !isNumeric(to) && unbox(to) != "boolean" {
-		if to == e.t || unbox(to) == unbox(e.t) {
+	if !isNumeric(to) && javasrc.Unbox(to) != "boolean" {
+		if to == e.t || javasrc.Unbox(to) == javasrc.Unbox(e.t) {
 			return e
 		}
 		t.fail(n, "cast to "+to)
 	}
-	if !isNumeric(e.t) && unbox(e.t) != "boolean" {
+	if !isNumeric(e.t) && javasrc.Unbox(e.t) != "boolean" {
 		t.fail(n, "cast of "+e.t)
 	}
 	if isIntegral(to) && isFloating(e.t) {
-		return ex{t.d2i(e.c, to), unbox(to)}
+		return ex{t.d2i(e.c, to), javasrc.Unbox(to)}
 	}
-	return ex{"((" + t.ctype(to, n) + ")" + e.c + ")", unbox(to)}
+	return ex{"((" + t.ctype(to, n) + ")" + e.c + ")", javasrc.Unbox(to)}
 }
 
 func (t *tr) eArrayAccess(n *sitter.Node) ex {
@@ -1606,7 +1571,7 @@ func (t *tr) arrayInit(n *sitter.Node, jt string) ex {
 // narrowInit casts an initializer element so brace-initialization does not reject a
 // narrowing conversion Java allows for constants.
 func (t *tr) narrowInit(e ex, jt string) string {
-	if unbox(e.t) == unbox(jt) || !isNumeric(jt) {
+	if javasrc.Unbox(e.t) == javasrc.Unbox(jt) || !isNumeric(jt) {
 		return stripParens(e.c)
 	}
 	return "(" + t.ctype(jt, nil) + ")" + e.c
@@ -1632,7 +1597,7 @@ func (t *tr) eNewObject(n *sitter.Node) ex {
 				t.fail(n, "new String of a char[] parameter")
 			}
 			return ex{"std::string(" + a.c + ".begin(), " + a.c + ".end())", ct}
-		case isIntegral(a.t) && ct != "String" && unbox(a.t) != "char":
+		case isIntegral(a.t) && ct != "String" && javasrc.Unbox(a.t) != "char":
 			return ex{"std::string()", ct}
 		}
 		t.fail(n, "new "+ct+" with these arguments")

@@ -1,36 +1,18 @@
 package java2cpp
 
-import "strings"
+import (
+	"strings"
+
+	"transmute/transforms/transpile/javasrc"
+)
 
 // Java types are tracked as normalized Java source text without spaces: "int", "long",
-// "String", "int[]", "HashMap<Integer,Integer>". Boxed types are unboxed for arithmetic.
-
-// unbox maps a boxed Java type to its primitive.
-func unbox(t string) string {
-	switch t {
-	case "Integer":
-		return "int"
-	case "Long":
-		return "long"
-	case "Character":
-		return "char"
-	case "Boolean":
-		return "boolean"
-	case "Double":
-		return "double"
-	case "Float":
-		return "float"
-	case "Short":
-		return "short"
-	case "Byte":
-		return "byte"
-	}
-	return t
-}
+// "String", "int[]", "HashMap<Integer,Integer>". Boxed types are unboxed for arithmetic
+// (javasrc.Unbox).
 
 // isIntegral tells whether t is an integral primitive (after unboxing).
 func isIntegral(t string) bool {
-	switch unbox(t) {
+	switch javasrc.Unbox(t) {
 	case "int", "long", "short", "byte", "char":
 		return true
 	}
@@ -39,7 +21,7 @@ func isIntegral(t string) bool {
 
 // isFloating tells whether t is float or double.
 func isFloating(t string) bool {
-	switch unbox(t) {
+	switch javasrc.Unbox(t) {
 	case "float", "double":
 		return true
 	}
@@ -58,53 +40,24 @@ func isArray(t string) bool { return strings.HasSuffix(t, "[]") }
 // elem strips one array dimension.
 func elem(t string) string { return strings.TrimSuffix(t, "[]") }
 
-// promote applies Java's binary numeric promotion.
-func promote(a, b string) string {
-	a, b = unbox(a), unbox(b)
-	switch {
-	case a == "double" || b == "double":
-		return "double"
-	case a == "float" || b == "float":
-		return "float"
-	case a == "long" || b == "long":
-		return "long"
-	}
-	return "int"
-}
-
 // unaryPromote applies Java's unary numeric promotion.
 func unaryPromote(a string) string {
-	switch a = unbox(a); a {
+	switch a = javasrc.Unbox(a); a {
 	case "char", "short", "byte":
 		return "int"
 	}
 	return a
 }
 
-// generic splits "Name<A,B>" into "Name" and its top-level arguments.
+// generic splits "Name<A,B>" into "Name" (without its qualifier) and its
+// top-level arguments (none is empty).
 func generic(t string) (string, []string) {
-	i := strings.IndexByte(t, '<')
-	if i < 0 || !strings.HasSuffix(t, ">") {
+	name, args, ok := javasrc.Generic(t)
+	if !ok {
 		return t, nil
 	}
-	name, inner := t[:i], t[i+1:len(t)-1]
-	var args []string
-	depth, start := 0, 0
-	for k := 0; k < len(inner); k++ {
-		switch inner[k] {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				args = append(args, inner[start:k])
-				start = k + 1
-			}
-		}
-	}
-	if start < len(inner) {
-		args = append(args, inner[start:])
+	if args[len(args)-1] == "" {
+		args = args[:len(args)-1]
 	}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]

@@ -24,10 +24,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // Result is a translation: Code holds the Go functions, Imports the import
@@ -51,11 +51,6 @@ func (e *UnsupportedError) Error() string {
 
 const wrapPrefix = "class J2G__ { "
 
-var (
-	langOnce sync.Once
-	lang     *sitter.Language
-)
-
 // Translate translates Java static methods into Go.
 func Translate(javaSrc string) (res Result, err error) {
 	defer func() {
@@ -67,14 +62,8 @@ func Translate(javaSrc string) (res Result, err error) {
 			panic(r)
 		}
 	}()
-	langOnce.Do(func() { lang = sitter.NewLanguage(java.Language()) })
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(lang); err != nil {
-		return Result{}, err
-	}
 	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	tree := p.Parse(src, nil)
+	tree := javasrc.Parse(src)
 	if tree == nil {
 		return Result{}, &UnsupportedError{Construct: "unparsable source"}
 	}

@@ -38,7 +38,8 @@ func (t *tr) stmt(n *sitter.Node) {
 	case "expression_statement":
 		t.exprStmt(n.NamedChild(0))
 	case "if_statement":
-		t.ifStmt(n, "")
+		t.out.WriteString(strings.Repeat("\t", t.indent))
+		t.ifChain(n, t.indent)
 	case "while_statement":
 		t.line("for " + t.cond(n.ChildByFieldName("condition")) + " {")
 		t.nested(n.ChildByFieldName("body"))
@@ -128,28 +129,8 @@ func stripParens(s string) string {
 	return s
 }
 
-func (t *tr) ifStmt(n *sitter.Node, prefix string) {
-	t.line(prefix + "if " + t.cond(n.ChildByFieldName("condition")) + " {")
-	t.nested(n.ChildByFieldName("consequence"))
-	alt := n.ChildByFieldName("alternative")
-	if alt == nil {
-		t.line("}")
-		return
-	}
-	if alt.Kind() == "if_statement" {
-		// else if: continue the chain on the same line
-		t.out.WriteString(strings.Repeat("\t", t.indent) + "} else ")
-		save := t.indent
-		t.indent = 0
-		t.ifChain(alt, save)
-		return
-	}
-	t.line("} else {")
-	t.nested(alt)
-	t.line("}")
-}
-
-// ifChain writes "if c {" right after "} else " and the rest of the chain at indent.
+// ifChain writes "if c {" after the line's indentation or "} else ", and the rest
+// of the chain at indent.
 func (t *tr) ifChain(n *sitter.Node, indent int) {
 	t.out.WriteString("if " + t.cond(n.ChildByFieldName("condition")) + " {\n")
 	t.indent = indent

@@ -3,6 +3,8 @@ package java2py
 import (
 	"strconv"
 	"strings"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // call translates a method invocation; stmt tells that its value is unused, which
@@ -149,6 +151,21 @@ func (t *translator) staticCall2(n *node, cls, name string, args []*node) ex {
 	return e
 }
 
+// charMethods are the Character methods that become a method call on the
+// character (a one-character str): the call and the Java type of its result.
+var charMethods = map[string]struct{ call, ty string }{
+	"isDigit":         {".isdigit()", "boolean"},
+	"isLetter":        {".isalpha()", "boolean"},
+	"isAlphabetic":    {".isalpha()", "boolean"},
+	"isLetterOrDigit": {".isalnum()", "boolean"},
+	"isUpperCase":     {".isupper()", "boolean"},
+	"isLowerCase":     {".islower()", "boolean"},
+	"isWhitespace":    {".isspace()", "boolean"},
+	"isSpaceChar":     {".isspace()", "boolean"},
+	"toUpperCase":     {".upper()", "char"},
+	"toLowerCase":     {".lower()", "char"},
+}
+
 // staticCall handles Math, Integer, Character, String, Arrays, Collections, ...
 func (t *translator) staticCall(n *node, cls, name string, args []*node, stmt bool) (ex, bool) {
 	es := t.argExprs(args)
@@ -170,11 +187,11 @@ func (t *translator) staticCall(n *node, cls, name string, args []*node, stmt bo
 		case "max", "min":
 			want(2)
 			a := nums()
-			return atom(name+"("+a[0].code+", "+a[1].code+")", binaryPromote(a[0].ty, a[1].ty)), true
+			return atom(name+"("+a[0].code+", "+a[1].code+")", javasrc.Promote(a[0].ty, a[1].ty)), true
 		case "abs":
 			want(1)
 			a := nums()
-			return atom("abs("+a[0].code+")", binaryPromote(a[0].ty, "int")), true
+			return atom("abs("+a[0].code+")", javasrc.Promote(a[0].ty, "int")), true
 		case "pow", "sqrt", "log", "log10", "exp", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "hypot", "sinh", "cosh", "tanh", "log1p", "expm1":
 			return t.math(name, nums(), "double"), true
 		case "floor", "ceil":
@@ -190,7 +207,7 @@ func (t *translator) staticCall(n *node, cls, name string, args []*node, stmt bo
 		case "round":
 			a := nums()
 			ty := "long"
-			if prim(a[0].ty) == "float" {
+			if javasrc.Unbox(a[0].ty) == "float" {
 				ty = "int"
 			}
 			return atom(t.helper("_jround")+"("+a[0].code+")", ty), true
@@ -198,10 +215,10 @@ func (t *translator) staticCall(n *node, cls, name string, args []*node, stmt bo
 			return atom(t.helper("_signum")+"("+nums()[0].code+")", "double"), true
 		case "floorDiv":
 			a := nums()
-			return mk(paren(a[0], pMul)+" // "+paren(a[1], pMul+1), binaryPromote(a[0].ty, a[1].ty), pMul), true
+			return mk(paren(a[0], pMul)+" // "+paren(a[1], pMul+1), javasrc.Promote(a[0].ty, a[1].ty), pMul), true
 		case "floorMod":
 			a := nums()
-			return mk(paren(a[0], pMul)+" % "+paren(a[1], pMul+1), binaryPromote(a[0].ty, a[1].ty), pMul), true
+			return mk(paren(a[0], pMul)+" % "+paren(a[1], pMul+1), javasrc.Promote(a[0].ty, a[1].ty), pMul), true
 		}
 	case "Integer", "Long", "Short", "Byte":
 		ty := map[string]string{"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte"}[cls]
@@ -266,24 +283,10 @@ func (t *translator) staticCall(n *node, cls, name string, args []*node, stmt bo
 			if isIntegral(c.ty) {
 				c = atom("chr("+c.code+")", "char")
 			}
-			p := paren(c, pAtom)
+			if m, ok := charMethods[name]; ok {
+				return atom(paren(c, pAtom)+m.call, m.ty), true
+			}
 			switch name {
-			case "isDigit":
-				return atom(p+".isdigit()", "boolean"), true
-			case "isLetter", "isAlphabetic":
-				return atom(p+".isalpha()", "boolean"), true
-			case "isLetterOrDigit":
-				return atom(p+".isalnum()", "boolean"), true
-			case "isUpperCase":
-				return atom(p+".isupper()", "boolean"), true
-			case "isLowerCase":
-				return atom(p+".islower()", "boolean"), true
-			case "isWhitespace", "isSpaceChar":
-				return atom(p+".isspace()", "boolean"), true
-			case "toUpperCase":
-				return atom(p+".upper()", "char"), true
-			case "toLowerCase":
-				return atom(p+".lower()", "char"), true
 			case "getNumericValue":
 				return atom(t.helper("_numval")+"("+c.code+")", "int"), true
 			case "toString", "valueOf":
@@ -443,7 +446,7 @@ func (t *translator) instanceCall(n *node, o ex, name string, args []*node, stmt
 			return atom(t.helper("_jstr")+"("+o.code+")", "String")
 		}
 	}
-	if p := prim(o.ty); p != o.ty {
+	if p := javasrc.Unbox(o.ty); p != o.ty {
 		switch name {
 		case "equals":
 			return mk(paren(o, pCmp+1)+" == "+paren(es[0], pCmp+1), "boolean", pCmp)
@@ -549,7 +552,7 @@ func (t *translator) instanceCall(n *node, o ex, name string, args []*node, stmt
 			}
 			return atom(r+".append("+t.coerce(es[0], el).code+")", "boolean")
 		case "remove":
-			if isIntegral(es[0].ty) && boxed[es[0].ty] == "" || isChar(es[0].ty) && es[0].ty == "char" {
+			if isIntegral(es[0].ty) && javasrc.Unbox(es[0].ty) == es[0].ty || isChar(es[0].ty) && es[0].ty == "char" {
 				return atom(r+".pop("+t.numeric(es[0]).code+")", el)
 			}
 			return atom(r+".remove("+es[0].code+")", "boolean")
@@ -700,7 +703,7 @@ func (t *translator) instanceCall(n *node, o ex, name string, args []*node, stmt
 		et := typeArg(o.ty, 0)
 		switch name {
 		case "sum":
-			return atom("sum("+o.code+")", binaryPromote(et, "int"))
+			return atom("sum("+o.code+")", javasrc.Promote(et, "int"))
 		case "max", "min":
 			return atom(name+"("+o.code+")", "OptionalInt<"+et+">")
 		case "count":
@@ -870,7 +873,7 @@ func (t *translator) newObject(n *node) ex {
 				}
 				return atom("int("+e.code+")", ty)
 			}
-			return t.castTo(e, prim(ty))
+			return t.castTo(e, javasrc.Unbox(ty))
 		}
 	}
 	unsupported(n, "new "+baseName(ty))

@@ -1,7 +1,6 @@
 package java2py
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,22 +30,7 @@ type goldRow struct {
 }
 
 func loadGold(t testing.TB, dir string) []goldRow {
-	f, err := os.Open(filepath.Join(dir, "gold.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []goldRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r goldRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	return rows
+	return testenv.ReadJSONL[goldRow](t, filepath.Join(dir, "gold.jsonl"))
 }
 
 var resultsRe = regexp.MustCompile(`#Results:\s*(\d+),\s*(\d+)`)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // Python precedence levels (higher binds tighter).
@@ -62,7 +64,7 @@ func (t *translator) exprTo(n *node, ty string) string {
 
 // coerce converts between Java char (a 1-char Python str) and numbers.
 func (t *translator) coerce(e ex, to string) ex {
-	from, to := prim(e.ty), prim(to)
+	from, to := javasrc.Unbox(e.ty), javasrc.Unbox(to)
 	switch {
 	case from == "char" && (isIntegral(to) || isFloating(to)):
 		return t.ord(e)
@@ -93,7 +95,7 @@ func (t *translator) wrap(e ex) ex {
 	if !t.opts.WrapOverflow {
 		return e
 	}
-	switch prim(e.ty) {
+	switch javasrc.Unbox(e.ty) {
 	case "int":
 		return atom(t.helper("_i32")+"("+e.code+")", "int")
 	case "long":
@@ -379,7 +381,7 @@ func (t *translator) arith(n *node, op string, l, r ex) ex {
 		}
 	}
 	l, r = t.numeric(l), t.numeric(r)
-	ty := binaryPromote(l.ty, r.ty)
+	ty := javasrc.Promote(l.ty, r.ty)
 	if l.ty == "?" || r.ty == "?" {
 		if isFloating(l.ty) || isFloating(r.ty) {
 			ty = "double"
@@ -410,13 +412,13 @@ func (t *translator) arith(n *node, op string, l, r ex) ex {
 		t.useImport("math")
 		return atom("math.fmod("+l.code+", "+r.code+")", ty)
 	case "<<":
-		ty = binaryPromote(l.ty, "int")
+		ty = javasrc.Promote(l.ty, "int")
 		return t.wrap(mk(paren(l, pShift)+" << "+paren(r, pShift+1), ty, pShift))
 	case ">>":
-		ty = binaryPromote(l.ty, "int")
+		ty = javasrc.Promote(l.ty, "int")
 		return mk(paren(l, pShift)+" >> "+paren(r, pShift+1), ty, pShift)
 	case ">>>":
-		ty = binaryPromote(l.ty, "int")
+		ty = javasrc.Promote(l.ty, "int")
 		h := "_urs32"
 		if ty == "long" {
 			h = "_urs64"
@@ -444,12 +446,12 @@ func (t *translator) unary(n *node) ex {
 		if e.lit && !strings.HasPrefix(e.code, "-") {
 			return ex{code: "-" + e.code, ty: e.ty, prec: pUnary, lit: true, ch: -1}
 		}
-		return t.wrap(mk("-"+paren(e, pUnary), binaryPromote(e.ty, "int"), pUnary))
+		return t.wrap(mk("-"+paren(e, pUnary), javasrc.Promote(e.ty, "int"), pUnary))
 	case "+":
 		return t.numeric(e)
 	case "~":
 		e = t.numeric(e)
-		return mk("~"+paren(e, pUnary), binaryPromote(e.ty, "int"), pUnary)
+		return mk("~"+paren(e, pUnary), javasrc.Promote(e.ty, "int"), pUnary)
 	}
 	unsupported(n, "unary operator "+op)
 	return ex{}
@@ -474,7 +476,7 @@ func (t *translator) lvalue(n *node) ex {
 
 // castTo converts e to Java type to, as a cast does.
 func (t *translator) castTo(e ex, to string) ex {
-	from, p := prim(e.ty), prim(to)
+	from, p := javasrc.Unbox(e.ty), javasrc.Unbox(to)
 	switch p {
 	case "int", "long", "short", "byte":
 		var r ex
@@ -554,7 +556,7 @@ func (t *translator) ternary(n *node) ex {
 			if isChar(a.ty) && b.lit || isChar(b.ty) && a.lit {
 				ty = "char"
 			} else {
-				ty = binaryPromote(a.ty, b.ty)
+				ty = javasrc.Promote(a.ty, b.ty)
 			}
 			a, b = t.coerce(a, ty), t.coerce(b, ty)
 			if ty == "char" {
@@ -637,7 +639,7 @@ func (t *translator) compound(n *node, op string, target ex, right *node) ex {
 		return mk(paren(target, p)+" "+bop+" "+paren(r, p+1), "boolean", p)
 	}
 	v := t.arith(n, bop, target, r)
-	if prim(v.ty) != prim(target.ty) {
+	if javasrc.Unbox(v.ty) != javasrc.Unbox(target.ty) {
 		v = t.castTo(v, target.ty)
 	}
 	return v
@@ -700,7 +702,7 @@ func (t *translator) exprStmt(e *node) {
 			t.emit("%s = chr(ord(%s) %s)", target.code, target.code, d)
 			return
 		}
-		if t.opts.WrapOverflow && (prim(target.ty) == "int" || prim(target.ty) == "long") {
+		if t.opts.WrapOverflow && (javasrc.Unbox(target.ty) == "int" || javasrc.Unbox(target.ty) == "long") {
 			w := t.wrap(mk(target.code+" "+op[:1]+" 1", target.ty, pAdd))
 			t.emit("%s = %s", target.code, w.code)
 			return

@@ -24,7 +24,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // Result is one translation: Python code defining the functions, the imports and helper
@@ -58,7 +59,7 @@ type Options struct {
 // DefaultOptions are the options Translate uses.
 var DefaultOptions = Options{}
 
-var javaLang = sitter.NewLanguage(tsjava.Language())
+var javaLang = javasrc.Language()
 
 // classPrefix wraps the methods in a class on the first line, so rows stay unchanged.
 const classPrefix = "class J2PWrapper__ { "
@@ -139,39 +140,19 @@ func init() {
 }
 
 func parse(src []byte) (*node, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(javaLang); err != nil {
-		return nil, err
-	}
-	tree := p.Parse(src, nil)
+	tree := javasrc.Parse(src)
 	if tree == nil {
 		return nil, &UnsupportedError{Construct: "unparsable source"}
 	}
 	defer tree.Close()
 	if root := tree.RootNode(); root.HasError() {
-		line := firstErrorLine(root)
+		line := javasrc.FirstErrorLine(root)
 		return nil, &UnsupportedError{Construct: "syntax error (not valid Java)", Line: line}
 	}
 	c := tree.Walk()
 	defer c.Close()
 	b := &builder{src: src}
 	return b.build(c), nil
-}
-
-// firstErrorLine finds the first ERROR or MISSING node (slow path, error trees only).
-func firstErrorLine(n *sitter.Node) int {
-	if n.IsError() || n.IsMissing() {
-		return int(n.StartPosition().Row) + 1
-	}
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if k := n.Child(i); k != nil && k.HasError() {
-			if l := firstErrorLine(k); l > 0 {
-				return l
-			}
-		}
-	}
-	return int(n.StartPosition().Row) + 1
 }
 
 type builder struct {

@@ -1,10 +1,14 @@
 package java2py
 
-import "strings"
+import (
+	"strings"
+
+	"transmute/transforms/transpile/javasrc"
+)
 
 // Java types are kept as normalized source text without spaces: "int", "char[][]",
 // "HashMap<Integer,Integer>", "Map.Entry<K,V>". Boxed types are mapped to primitives
-// when reasoning about arithmetic (prim).
+// when reasoning about arithmetic (javasrc.Unbox).
 
 // typeOf returns the normalized type of a type node plus extra declarator dimensions.
 func (t *translator) typeOf(ty *node, dims *node) string {
@@ -24,21 +28,8 @@ func dimsSuffix(t *translator, dims *node) string {
 	return strings.Repeat("[]", strings.Count(t.text(dims), "["))
 }
 
-var boxed = map[string]string{
-	"Integer": "int", "Long": "long", "Character": "char", "Boolean": "boolean",
-	"Double": "double", "Float": "float", "Short": "short", "Byte": "byte",
-}
-
-// prim maps a boxed type to its primitive.
-func prim(ty string) string {
-	if p, ok := boxed[ty]; ok {
-		return p
-	}
-	return ty
-}
-
 func isIntegral(ty string) bool {
-	switch prim(ty) {
+	switch javasrc.Unbox(ty) {
 	case "int", "long", "short", "byte":
 		return true
 	}
@@ -46,16 +37,16 @@ func isIntegral(ty string) bool {
 }
 
 func isFloating(ty string) bool {
-	switch prim(ty) {
+	switch javasrc.Unbox(ty) {
 	case "double", "float":
 		return true
 	}
 	return false
 }
 
-func isChar(ty string) bool   { return prim(ty) == "char" }
+func isChar(ty string) bool   { return javasrc.Unbox(ty) == "char" }
 func isString(ty string) bool { return ty == "String" }
-func isBool(ty string) bool   { return prim(ty) == "boolean" }
+func isBool(ty string) bool   { return javasrc.Unbox(ty) == "boolean" }
 
 // isNumeric tells whether a type takes part in arithmetic (char included).
 func isNumeric(ty string) bool { return isIntegral(ty) || isFloating(ty) || isChar(ty) }
@@ -79,27 +70,8 @@ func baseName(ty string) string {
 
 // typeArgs returns the top-level generic arguments.
 func typeArgs(ty string) []string {
-	i := strings.IndexByte(ty, '<')
-	if i < 0 || !strings.HasSuffix(ty, ">") {
-		return nil
-	}
-	inner := ty[i+1 : len(ty)-1]
-	var out []string
-	depth, start := 0, 0
-	for j := 0; j < len(inner); j++ {
-		switch inner[j] {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, inner[start:j])
-				start = j + 1
-			}
-		}
-	}
-	return append(out, inner[start:])
+	_, args, _ := javasrc.Generic(ty)
+	return args
 }
 
 func typeArg(ty string, i int) string {
@@ -160,20 +132,6 @@ func collKind(ty string) string {
 		return kOpt
 	}
 	return ""
-}
-
-// binaryPromote is Java's binary numeric promotion.
-func binaryPromote(a, b string) string {
-	a, b = prim(a), prim(b)
-	switch {
-	case a == "double" || b == "double":
-		return "double"
-	case a == "float" || b == "float":
-		return "float"
-	case a == "long" || b == "long":
-		return "long"
-	}
-	return "int"
 }
 
 // defaultValue is the Python value of a Java field/array element default.

@@ -1,0 +1,113 @@
+// Package javasrc holds what the Java translators (java2cpp, java2go, java2py)
+// share about their Java input: a pooled tree-sitter parser, the line of the
+// first syntax error, and Java's rules for boxed types, binary numeric promotion
+// and generic type arguments over types kept as source text without spaces
+// ("int", "char[][]", "HashMap<Integer,Integer>").
+package javasrc
+
+import (
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
+)
+
+var (
+	lang    = sitter.NewLanguage(java.Language())
+	parsers = sync.Pool{New: func() any {
+		p := sitter.NewParser()
+		if err := p.SetLanguage(lang); err != nil {
+			panic(err)
+		}
+		return p
+	}}
+)
+
+// Language is tree-sitter's Java grammar, the one Parse uses.
+func Language() *sitter.Language { return lang }
+
+// Parse parses src as Java with a pooled parser. The tree is nil when
+// tree-sitter gives none; the caller closes it otherwise.
+func Parse(src []byte) *sitter.Tree {
+	p := parsers.Get().(*sitter.Parser)
+	defer parsers.Put(p)
+	return p.Parse(src, nil)
+}
+
+// FirstErrorLine is the 1-based line of the first ERROR or MISSING node under n
+// (walked only for trees with an error).
+func FirstErrorLine(n *sitter.Node) int {
+	if n.IsError() || n.IsMissing() {
+		return int(n.StartPosition().Row) + 1
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); c != nil && c.HasError() {
+			return FirstErrorLine(c)
+		}
+	}
+	return int(n.StartPosition().Row) + 1
+}
+
+// Unbox maps a boxed Java type to its primitive, and any other type to itself.
+func Unbox(t string) string {
+	switch t {
+	case "Integer":
+		return "int"
+	case "Long":
+		return "long"
+	case "Character":
+		return "char"
+	case "Boolean":
+		return "boolean"
+	case "Double":
+		return "double"
+	case "Float":
+		return "float"
+	case "Short":
+		return "short"
+	case "Byte":
+		return "byte"
+	}
+	return t
+}
+
+// Promote applies Java's binary numeric promotion to the types of two operands.
+func Promote(a, b string) string {
+	a, b = Unbox(a), Unbox(b)
+	switch {
+	case a == "double" || b == "double":
+		return "double"
+	case a == "float" || b == "float":
+		return "float"
+	case a == "long" || b == "long":
+		return "long"
+	}
+	return "int"
+}
+
+// Generic splits "Name<A,B>" into "Name" and its top-level arguments (the last
+// one empty for "Name<>" or "Name<A,>"); ok is false, with no arguments, when t
+// is not of that form.
+func Generic(t string) (name string, args []string, ok bool) {
+	i := strings.IndexByte(t, '<')
+	if i < 0 || !strings.HasSuffix(t, ">") {
+		return t, nil, false
+	}
+	inner := t[i+1 : len(t)-1]
+	depth, start := 0, 0
+	for k := 0; k < len(inner); k++ {
+		switch inner[k] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, inner[start:k])
+				start = k + 1
+			}
+		}
+	}
+	return t[:i], append(args, inner[start:]), true
+}
