@@ -11,10 +11,9 @@ package execute
 import (
 	"context"
 	"fmt"
-	"sort"
-	"sync"
 	"time"
 
+	"transmute/internal/registry"
 	"transmute/schemas"
 	"transmute/transforms/sandbox"
 )
@@ -125,23 +124,14 @@ type Options struct {
 	Python, JavaHome, CXX string
 }
 
-var (
-	mu      sync.Mutex
-	openers = map[string]Opener{}
-)
+var openers registry.Registry[Opener]
 
 // Register makes an engine available under a language name.
-func Register(lang string, o Opener) {
-	mu.Lock()
-	defer mu.Unlock()
-	openers[lang] = o
-}
+func Register(lang string, o Opener) { openers.Register(lang, o) }
 
 // Open opens the engine for lang.
 func Open(lang string, opts Options) (Engine, error) {
-	mu.Lock()
-	o, ok := openers[lang]
-	mu.Unlock()
+	o, ok := openers.Lookup(lang)
 	if !ok {
 		return nil, fmt.Errorf("execute: no engine for language %q (have %v)", lang, Langs())
 	}
@@ -149,16 +139,7 @@ func Open(lang string, opts Options) (Engine, error) {
 }
 
 // Langs lists the registered engines.
-func Langs() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	var l []string
-	for k := range openers {
-		l = append(l, k)
-	}
-	sort.Strings(l)
-	return l
-}
+func Langs() []string { return openers.Names() }
 
 // MaxConsecutiveTimeouts bounds the cost of a candidate that loops on every test:
 // after this many timeouts in a row (Batch.StopAfterTimeouts when > 0) the engines

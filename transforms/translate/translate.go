@@ -6,10 +6,9 @@ package translate
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 
+	"transmute/internal/registry"
 	"transmute/schemas"
 )
 
@@ -76,24 +75,15 @@ type Translator interface {
 // Opener creates a translator from the part of the spec after "scheme:".
 type Opener func(ctx context.Context, rest string) (Translator, error)
 
-var (
-	mu      sync.Mutex
-	openers = map[string]Opener{}
-)
+var openers registry.Registry[Opener]
 
 // Register makes a scheme available to Open.
-func Register(scheme string, o Opener) {
-	mu.Lock()
-	defer mu.Unlock()
-	openers[scheme] = o
-}
+func Register(scheme string, o Opener) { openers.Register(scheme, o) }
 
 // Open opens a translator from a spec "scheme:rest" (or "scheme://rest").
 func Open(ctx context.Context, spec string) (Translator, error) {
 	scheme, rest, _ := strings.Cut(spec, ":")
-	mu.Lock()
-	o, ok := openers[scheme]
-	mu.Unlock()
+	o, ok := openers.Lookup(scheme)
 	if !ok {
 		return nil, fmt.Errorf("translate: unknown translator scheme %q in %q (have %v)", scheme, spec, Schemes())
 	}
@@ -101,16 +91,7 @@ func Open(ctx context.Context, spec string) (Translator, error) {
 }
 
 // Schemes lists the registered schemes.
-func Schemes() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	var s []string
-	for k := range openers {
-		s = append(s, k)
-	}
-	sort.Strings(s)
-	return s
-}
+func Schemes() []string { return openers.Names() }
 
 // Supports tells whether t translates src to tgt.
 func Supports(t Translator, src, tgt string) bool {
