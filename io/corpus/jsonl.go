@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -17,14 +19,14 @@ import (
 	"transmute/transforms/values"
 )
 
-// jsonlProblem is one line of a Transmute JSONL problem file
-// (docs/CORPUS_FORMAT.md).
-type jsonlProblem struct {
+// JSONLProblem is one line of a Transmute JSONL problem file
+// (docs/CORPUS_FORMAT.md), as this package reads it and transforms/inputs writes it.
+type JSONLProblem struct {
 	ID        string            `json:"id"`
 	Params    []schemas.Param   `json:"params"`
 	Returns   string            `json:"returns"`
 	Functions map[string]string `json:"functions"`
-	Imports   map[string]string `json:"imports"`
+	Imports   map[string]string `json:"imports,omitempty"`
 	Entry     map[string]string `json:"entry"`
 	Tests     []json.RawMessage `json:"tests"`
 }
@@ -131,7 +133,7 @@ func probeID(line string) string {
 // parseJSONLProblem validates one line. On error the returned problem (if not
 // nil) carries the id, for the error row.
 func parseJSONLProblem(line, corpusName string) (*schemas.Problem, error) {
-	var j jsonlProblem
+	var j JSONLProblem
 	d := json.NewDecoder(bytes.NewReader([]byte(line)))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&j); err != nil {
@@ -192,12 +194,7 @@ func parseJSONLProblem(line, corpusName string) (*schemas.Problem, error) {
 			return p, fmt.Errorf("entry for %q, which has no function", l)
 		}
 	}
-	langs := make([]string, 0, len(j.Functions))
-	for l := range j.Functions {
-		langs = append(langs, l)
-	}
-	sort.Strings(langs)
-	for _, l := range langs {
+	for _, l := range slices.Sorted(maps.Keys(j.Functions)) {
 		code := j.Functions[l]
 		if !jsonlLanguages[l] {
 			return p, fmt.Errorf("unknown language %q", l)

@@ -4,26 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"transmute/io/corpus"
 	"transmute/schemas"
 )
 
-// jsonlLine is a problem line of Transmute's JSONL corpus format
-// (docs/CORPUS_FORMAT.md, read by io/corpus).
-type jsonlLine struct {
-	ID        string            `json:"id"`
-	Params    []schemas.Param   `json:"params"`
-	Returns   string            `json:"returns"`
-	Functions map[string]string `json:"functions"`
-	Imports   map[string]string `json:"imports,omitempty"`
-	Entry     map[string]string `json:"entry"`
-	Tests     []json.RawMessage `json:"tests"`
-}
-
-// JSONLine renders p as one line of a JSONL corpus with the tests at positions
-// keep (all when keep is nil). The language-dependent marks are not part of the
-// format: the evaluate job finds them again from the golds.
+// JSONLine renders p as one line of a JSONL corpus (a corpus.JSONLProblem) with
+// the tests at positions keep (all when keep is nil). The language-dependent
+// marks are not part of the format: the evaluate job finds them again from the
+// golds.
 func JSONLine(p schemas.Problem, keep []int) ([]byte, error) {
-	l := jsonlLine{ID: p.ID, Params: p.Params, Returns: p.Returns, Functions: map[string]string{},
+	l := corpus.JSONLProblem{ID: p.ID, Params: p.Params, Returns: p.Returns, Functions: map[string]string{},
 		Imports: map[string]string{}, Entry: map[string]string{}}
 	if l.Params == nil {
 		l.Params = []schemas.Param{}
