@@ -6,6 +6,8 @@ package blobs
 import (
 	"context"
 	"fmt"
+	"io"
+	"iter"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -106,4 +108,21 @@ func LocalDir(pathOrURL string) (dir string, ok bool) {
 		return "", false
 	}
 	return filepath.FromSlash(pu.Path), true
+}
+
+// Objects lists the objects of b that opts selects (nil: all), in the bucket's
+// order. A listing error is the last pair, with a nil object.
+func Objects(ctx context.Context, b *blob.Bucket, opts *blob.ListOptions) iter.Seq2[*blob.ListObject, error] {
+	return func(yield func(*blob.ListObject, error) bool) {
+		it := b.List(opts)
+		for {
+			obj, err := it.Next(ctx)
+			if err == io.EOF {
+				return
+			}
+			if !yield(obj, err) || err != nil {
+				return
+			}
+		}
+	}
 }

@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path"
@@ -27,6 +26,7 @@ import (
 	_ "gocloud.dev/blob/fileblob" // file:// buckets
 	_ "gocloud.dev/blob/memblob"  // mem:// buckets
 
+	"transmute/io/blobs"
 	"transmute/schemas"
 )
 
@@ -386,12 +386,7 @@ func baseName(loc string) string {
 // ListKeys lists the keys under prefix (recursively) that end with suffix, sorted.
 func ListKeys(ctx context.Context, b *blob.Bucket, prefix, suffix string) ([]string, error) {
 	var keys []string
-	it := b.List(&blob.ListOptions{Prefix: prefix})
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for obj, err := range blobs.Objects(ctx, b, &blob.ListOptions{Prefix: prefix}) {
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"sort"
@@ -191,12 +190,7 @@ func LoadAll(ctx context.Context, root string, problems map[string]schemas.Probl
 // listDirs lists the immediate sub-directories of prefix.
 func listDirs(ctx context.Context, b *blob.Bucket, prefix string) ([]string, error) {
 	var ids []string
-	it := b.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for obj, err := range blobs.Objects(ctx, b, &blob.ListOptions{Prefix: prefix, Delimiter: "/"}) {
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +301,10 @@ func assemble(block []string, decl map[string]any, id int64, names []string) (ra
 	return r, nil
 }
 
-func parsePython(src string) ([]rawTest, error) {
+// parseBlocks reads the tests of a suite: one per block that calls the function,
+// with the arguments' values that decl reads from the block's declaration lines
+// (ok false for any other line).
+func parseBlocks(src string, decl func(line string) (name string, v any, ok bool, err error)) ([]rawTest, error) {
 	var out []rawTest
 	for _, b := range blocks(src) {
 		names, id, found, err := callArgs(b)
@@ -317,19 +314,17 @@ func parsePython(src string) ([]rawTest, error) {
 		if !found {
 			continue
 		}
-		decl := map[string]any{}
+		values := map[string]any{}
 		for _, line := range b {
-			m := pyDeclRe.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			v, err := corpus.ParseLiteral(m[2], corpus.PythonSyntax)
+			name, v, ok, err := decl(line)
 			if err != nil {
-				return nil, fmt.Errorf("value of %s_full: %v", m[1], err)
+				return nil, err
 			}
-			decl[m[1]] = v
+			if ok {
+				values[name] = v
+			}
 		}
-		r, err := assemble(b, decl, id, names)
+		r, err := assemble(b, values, id, names)
 		if err != nil {
 			return nil, err
 		}
@@ -338,39 +333,36 @@ func parsePython(src string) ([]rawTest, error) {
 	return out, nil
 }
 
+func parsePython(src string) ([]rawTest, error) {
+	return parseBlocks(src, func(line string) (string, any, bool, error) {
+		m := pyDeclRe.FindStringSubmatch(line)
+		if m == nil {
+			return "", nil, false, nil
+		}
+		v, err := corpus.ParseLiteral(m[2], corpus.PythonSyntax)
+		if err != nil {
+			return "", nil, false, fmt.Errorf("value of %s_full: %v", m[1], err)
+		}
+		return m[1], v, true, nil
+	})
+}
+
 func parseCpp(src string) ([]rawTest, error) {
-	var out []rawTest
-	for _, b := range blocks(src) {
-		names, id, found, err := callArgs(b)
+	return parseBlocks(src, func(line string) (string, any, bool, error) {
+		m := cppDeclRe.FindStringSubmatch(line)
+		if m == nil {
+			return "", nil, false, nil
+		}
+		v, err := corpus.ParseLiteral(m[5], corpus.CppSyntax)
 		if err != nil {
-			return nil, err
+			return "", nil, false, fmt.Errorf("value of %s_full_%s: %v", m[2], m[3], err)
 		}
-		if !found {
-			continue
+		// "char s[] = "abc"" is a char array: its value is the string's characters.
+		if s, ok := v.(string); ok && strings.TrimSpace(m[4]) != "" && strings.HasSuffix(m[1], "char") {
+			v = charList(s)
 		}
-		decl := map[string]any{}
-		for _, line := range b {
-			m := cppDeclRe.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			v, err := corpus.ParseLiteral(m[5], corpus.CppSyntax)
-			if err != nil {
-				return nil, fmt.Errorf("value of %s_full_%s: %v", m[2], m[3], err)
-			}
-			// "char s[] = "abc"" is a char array: its value is the string's characters.
-			if s, ok := v.(string); ok && strings.TrimSpace(m[4]) != "" && strings.HasSuffix(m[1], "char") {
-				v = charList(s)
-			}
-			decl[m[2]] = v
-		}
-		r, err := assemble(b, decl, id, names)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
+		return m[2], v, true, nil
+	})
 }
 
 func charList(s string) []any {
@@ -382,39 +374,22 @@ func charList(s string) []any {
 }
 
 func parseJava(ctx context.Context, b *blob.Bucket, suiteDir, src string) ([]rawTest, error) {
-	var out []rawTest
-	for _, blk := range blocks(src) {
-		names, id, found, err := callArgs(blk)
+	return parseBlocks(src, func(line string) (string, any, bool, error) {
+		m := javaDeclRe.FindStringSubmatch(line)
+		if m == nil {
+			return "", nil, false, nil
+		}
+		key := path.Join(suiteDir, m[5])
+		data, err := b.ReadAll(ctx, key)
 		if err != nil {
-			return nil, err
+			return "", nil, false, fmt.Errorf("test %s: reading %s: %v", m[3], m[5], err)
 		}
-		if !found {
-			continue
-		}
-		decl := map[string]any{}
-		for _, line := range blk {
-			m := javaDeclRe.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			key := path.Join(suiteDir, m[5])
-			data, err := b.ReadAll(ctx, key)
-			if err != nil {
-				return nil, fmt.Errorf("test %s: reading %s: %v", m[3], m[5], err)
-			}
-			v, err := javaRead(m[4], string(data))
-			if err != nil {
-				return nil, fmt.Errorf("test %s: %s(%s): %v", m[3], m[4], m[5], err)
-			}
-			decl[m[2]] = v
-		}
-		r, err := assemble(blk, decl, id, names)
+		v, err := javaRead(m[4], string(data))
 		if err != nil {
-			return nil, err
+			return "", nil, false, fmt.Errorf("test %s: %s(%s): %v", m[3], m[4], m[5], err)
 		}
-		out = append(out, r)
-	}
-	return out, nil
+		return m[2], v, true, nil
+	})
 }
 
 // javaLines splits text as BufferedReader.readLine does (\n, \r or \r\n; no final
