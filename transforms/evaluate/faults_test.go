@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,17 +48,6 @@ func TestEngineFaultAtEachCallSite(t *testing.T) {
 		}
 		return rows
 	}
-	same := func(a, b []schemas.ExecutionRow) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
 	sites := []struct {
 		name, match string
 		// check checks the rows of a run whose engine failed at the site
@@ -80,7 +70,7 @@ func TestEngineFaultAtEachCallSite(t *testing.T) {
 			}
 		}},
 		{"gold reruns", "#rerun", func(t *testing.T, out Output) {
-			if !same(out.Executions, clean.Executions) || len(out.Results) != len(clean.Results) || len(out.Fidelity) != len(clean.Fidelity) {
+			if !slices.Equal(out.Executions, clean.Executions) || len(out.Results) != len(clean.Results) || len(out.Fidelity) != len(clean.Fidelity) {
 				t.Errorf("executions %+v\nwant %+v", out.Executions, clean.Executions)
 			}
 			for i := range out.Results {
@@ -90,7 +80,7 @@ func TestEngineFaultAtEachCallSite(t *testing.T) {
 			}
 		}},
 		{"translations", "tr/", func(t *testing.T, out Output) {
-			if !same(rowsOf(out, "gold/"), rowsOf(clean, "gold/")) {
+			if !slices.Equal(rowsOf(out, "gold/"), rowsOf(clean, "gold/")) {
 				t.Errorf("gold rows %+v, want %+v", rowsOf(out, "gold/"), rowsOf(clean, "gold/"))
 			}
 			for _, r := range rowsOf(out, "tr/") {

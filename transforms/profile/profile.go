@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -465,7 +466,7 @@ func (r *runs) next(ctx context.Context, opt Options) error {
 		if r.keepOutputs {
 			rep.Outputs, rep.TestStatus = outs, tst
 		}
-	} else if r.keepOutputs && st == schemas.StatusOK && !equalStrings(outs, rep.Outputs) {
+	} else if r.keepOutputs && st == schemas.StatusOK && !slices.Equal(outs, rep.Outputs) {
 		rep.Detail = strings.TrimSpace(rep.Detail + fmt.Sprintf(" outputs of repetition %d differ from the first", i+1))
 	}
 	// A test that raised does not stop the repetitions; anything else does.
@@ -589,18 +590,6 @@ func ProfileSuite(ctx context.Context, lang string, cands []execute.Candidate, p
 // cacheableReport is false for reports the machinery, not the program, decided.
 func cacheableReport(r Report) bool {
 	return r.Status != schemas.StatusInfraError && r.Status != ""
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // stats fills the means, standard deviation and coefficient of variation.

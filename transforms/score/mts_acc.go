@@ -1,7 +1,8 @@
 package score
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"transmute/schemas"
 	"transmute/transforms/stats"
@@ -95,12 +96,7 @@ func (a *MTSAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		emit(schemas.MetricMTSMedian, stats.Median(ind), len(ind))
 		emit(schemas.MetricMTSStd, stats.Std(ind), len(ind))
 	}
-	ops := make([]string, 0, len(a.Ops))
-	for op := range a.Ops {
-		ops = append(ops, op)
-	}
-	sort.Strings(ops)
-	for _, op := range ops {
+	for _, op := range slices.Sorted(maps.Keys(a.Ops)) {
 		o := a.Ops[op]
 		emit(schemas.MetricMTSOp(op), float64(o.Killed)/float64(o.Total), o.Total)
 	}
