@@ -4,8 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
 )
 
 // TestCloudSchemesReachTheirDrivers opens a gs://, s3:// and azblob:// bucket with
@@ -77,5 +81,49 @@ func TestLocalPathWithURLCharacters(t *testing.T) {
 	}
 	if d, ok := LocalDir(dir); !ok || d != dir {
 		t.Errorf("LocalDir(%q) = %q, %v", dir, d, ok)
+	}
+}
+
+func TestObjects(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	for _, k := range []string{"t/b", "t/a", "t/d/x", "u/c"} {
+		if err := b.WriteAll(ctx, k, []byte(k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(opts *blob.ListOptions, most int) []string {
+		var keys []string
+		for obj, err := range Objects(ctx, b, opts) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, obj.Key)
+			if len(keys) == most {
+				break
+			}
+		}
+		return keys
+	}
+	if got := list(&blob.ListOptions{Prefix: "t/"}, -1); !slices.Equal(got, []string{"t/a", "t/b", "t/d/x"}) {
+		t.Errorf("under t/: %v", got)
+	}
+	if got := list(&blob.ListOptions{Prefix: "t/", Delimiter: "/"}, -1); !slices.Equal(got, []string{"t/a", "t/b", "t/d/"}) {
+		t.Errorf("under t/ by directory: %v", got)
+	}
+	if got := list(nil, 2); !slices.Equal(got, []string{"t/a", "t/b"}) {
+		t.Errorf("the first two: %v", got)
+	}
+	// A listing error ends the sequence with it.
+	closed := memblob.OpenBucket(nil)
+	closed.Close()
+	n, failed := 0, false
+	for obj, err := range Objects(ctx, closed, nil) {
+		n++
+		failed = err != nil && obj == nil
+	}
+	if n != 1 || !failed {
+		t.Errorf("listing a closed bucket gave %d pairs, the last an error: %v", n, failed)
 	}
 }
