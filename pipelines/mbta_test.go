@@ -11,7 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/schemas"
 	"transmute/transforms/mbta"
 	"transmute/transforms/score"
@@ -33,11 +33,7 @@ func runMBTA(t *testing.T, c Config, m MBTAOptions) string {
 		t.Fatalf("pipeline: %v", err)
 	}
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, c.Output)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, c.Output)
 	if err := FinishMBTA(ctx, b, &Manifest{Run: c.Run, Config: c}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"transmute/internal/testenv"
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/io/sink"
 	"transmute/schemas"
 	"transmute/transforms/sandbox"
@@ -46,11 +46,7 @@ func runPipeline(t *testing.T, c Config) string {
 		t.Fatalf("pipeline: %v", err)
 	}
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, c.Output)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, c.Output)
 	m := &Manifest{Run: c.Run, Config: c}
 	if err := Finish(ctx, b, m, Tables); err != nil {
 		t.Fatal(err)
@@ -61,11 +57,7 @@ func runPipeline(t *testing.T, c Config) string {
 func read[T any](t *testing.T, out, table string) []T {
 	t.Helper()
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	rows, err := sink.Read[T](ctx, b, table)
 	if err != nil {
 		t.Fatal(err)

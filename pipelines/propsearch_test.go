@@ -19,7 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/report"
 	"transmute/schemas"
 )
@@ -114,11 +114,7 @@ func TestPropertiesJobSearch(t *testing.T) {
 		t.Fatalf("pipeline: %v", err)
 	}
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	if err := FinishProperties(ctx, b, &Manifest{Run: c.Run, Config: c}); err != nil {
 		t.Fatal(err)
 	}
@@ -283,11 +279,7 @@ func TestSearchValidation(t *testing.T) {
 func TestSearchTableEmptyWhenOff(t *testing.T) {
 	out := t.TempDir()
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	m := &Manifest{Run: "off"}
 	if err := FinishProperties(ctx, b, m); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/io/sink"
 )
 
@@ -19,11 +20,7 @@ func TestWorkerRecordInManifest(t *testing.T) {
 	if err := (&recordWorkerFn{Output: dir}).ProcessElement(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	b, err := blobs.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, dir)
 	// A second, made-up worker ("~" sorts after any host name, so it comes second).
 	other := WorkerInfo{Host: "~zz-other", PID: 7, Versions: map[string]string{"java": "other"}, Protections: []string{"rlimits"}}
 	data, _ := json.Marshal(other)

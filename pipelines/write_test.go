@@ -13,7 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/io/sink"
 	"transmute/schemas"
 )
@@ -146,11 +146,7 @@ func TestWriteTableFused(t *testing.T) {
 	}
 	t.Logf("%d files from %d bundles", len(parts), len(bundles))
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	if keys, err := sink.ListShards(ctx, b, "scores"); err != nil || len(keys) != len(parts) {
 		t.Errorf("ListShards: %d keys (%v), want %d", len(keys), err, len(parts))
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"gocloud.dev/blob"
 
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/io/sink"
 	"transmute/pipelines"
 	"transmute/schemas"
@@ -162,11 +162,7 @@ type snapshot struct {
 func readOutput(t *testing.T, out string) snapshot {
 	t.Helper()
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	raw, err := os.ReadFile(filepath.Join(out, "manifest.json"))
 	if err != nil {
 		t.Fatalf("no readable manifest: %v", err)

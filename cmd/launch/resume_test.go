@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"transmute/io/blobs"
+	"transmute/io/blobs/blobstest"
 	"transmute/io/sink"
 	"transmute/schemas"
 	"transmute/transforms/sandbox"
@@ -102,11 +102,7 @@ func cacheEntries(dir string) int {
 func tables(t *testing.T, out string) map[string][]string {
 	t.Helper()
 	ctx := context.Background()
-	b, err := blobs.Open(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := blobstest.Open(t, out)
 	got := map[string][]string{}
 	add := func(name string, rows []any) {
 		var s []string

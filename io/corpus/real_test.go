@@ -11,14 +11,8 @@ import (
 	"transmute/internal/testenv"
 )
 
-// realCorpora returns ../shared/corpora beside the module root, or skips.
-func realCorpora(t *testing.T) string {
-	t.Helper()
-	return testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
-}
-
 func TestRealTranscoder(t *testing.T) {
-	root := realCorpora(t)
+	root := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
 	dir := filepath.Join(root, "transcoder-test")
 	c, err := Load(context.Background(), "transcoder:"+dir)
 	if err != nil {
@@ -100,7 +94,7 @@ func countProblemErrors(c *Corpus) int {
 }
 
 func TestRealTrace(t *testing.T) {
-	root := realCorpora(t)
+	root := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
 	tasksFile := filepath.Join(root, "trace", "tasks.jsonl")
 	if _, err := os.Stat(tasksFile); err != nil {
 		t.Skipf("TRACE not found: %v", err)
@@ -149,7 +143,7 @@ func TestRealTrace(t *testing.T) {
 // TestRealThreeDims ingests the TransCoder-test problem whose function takes a 3-D
 // array (int dp[][][]), which was an error row while types had at most 2 dimensions.
 func TestRealThreeDims(t *testing.T) {
-	root := realCorpora(t)
+	root := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
 	c, err := Load(context.Background(), "transcoder:"+filepath.Join(root, "transcoder-test"))
 	if err != nil {
 		t.Fatal(err)

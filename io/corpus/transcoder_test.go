@@ -3,28 +3,18 @@ package corpus
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/memblob"
-
+	"transmute/internal/testenv"
 	"transmute/schemas"
 )
 
-func memBucket(t *testing.T, files map[string]string) *blob.Bucket {
-	t.Helper()
-	b := memblob.OpenBucket(nil)
-	t.Cleanup(func() { b.Close() })
-	for k, v := range files {
-		if err := b.WriteAll(context.Background(), k, []byte(v), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b
-}
+var (
+	memBucket = testenv.MemBucket
+	writeTree = testenv.WriteTree
+)
 
 func goldLine(id, java, python, cpp string) string {
 	b, _ := json.Marshal(map[string]string{"sample_id": id, "java": java, "python": python, "cpp": cpp})
@@ -275,21 +265,6 @@ func TestLoadTranscoderFromPathAndURL(t *testing.T) {
 			t.Errorf("%s: want an error", spec)
 		}
 	}
-}
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for k, v := range files {
-		p := filepath.Join(dir, filepath.FromSlash(k))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 func checkTests(t *testing.T, p schemas.Problem, want ...string) {

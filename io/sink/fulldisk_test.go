@@ -120,14 +120,7 @@ func TestPublishOnAFullDisk(t *testing.T) {
 	if !strings.Contains(err.Error(), "the previous run stays published") {
 		t.Errorf("the error does not say what happened to the output: %v", err)
 	}
-	for _, table := range []string{"scores", "errors", "results"} {
-		if got := published(t, b, table); len(got) == 0 || !reflect.DeepEqual(got, repeat("A", len(got))) {
-			t.Errorf("%s read %v after the failed publish, want A's rows only", table, got)
-		}
-		if g, m := globShards(t, dir, table), manifestShards(t, b, table); !reflect.DeepEqual(g, m) {
-			t.Errorf("%s: a glob reads %v, the manifest names %v", table, g, m)
-		}
-	}
+	checkPublished(t, b, dir, "A", " after the failed publish", "scores", "errors", "results")
 	if !reflect.DeepEqual(globShards(t, dir, "scores"), before) {
 		t.Errorf("scores shards %v, were %v", globShards(t, dir, "scores"), before)
 	}
@@ -146,14 +139,7 @@ func TestPublishOnAFullDisk(t *testing.T) {
 	if err := Publish(ctx, b, stageRun(t, b, "C", tables("C"))); err != nil {
 		t.Fatalf("publish once space returned: %v", err)
 	}
-	for _, table := range []string{"scores", "errors", "results"} {
-		if got := published(t, b, table); len(got) == 0 || !reflect.DeepEqual(got, repeat("C", len(got))) {
-			t.Errorf("%s read %v, want C's rows only", table, got)
-		}
-		if g, m := globShards(t, dir, table), manifestShards(t, b, table); !reflect.DeepEqual(g, m) {
-			t.Errorf("%s: a glob reads %v, the manifest names %v", table, g, m)
-		}
-	}
+	checkPublished(t, b, dir, "C", "", "scores", "errors", "results")
 }
 
 // TestRecoverOnAStillFullDisk: a publish cut short while installing (a crash, the
@@ -189,14 +175,7 @@ func TestRecoverOnAStillFullDisk(t *testing.T) {
 	if r.RolledBack != "B" || !strings.Contains(r.Why, "no space left") {
 		t.Errorf("recover: %+v, want B's publish undone for want of space", r)
 	}
-	for _, table := range []string{"scores", "errors"} {
-		if got := published(t, b, table); len(got) == 0 || !reflect.DeepEqual(got, repeat("A", len(got))) {
-			t.Errorf("%s read %v, want A's rows only", table, got)
-		}
-		if g, m := globShards(t, dir, table), manifestShards(t, b, table); !reflect.DeepEqual(g, m) {
-			t.Errorf("%s: a glob reads %v, the manifest names %v", table, g, m)
-		}
-	}
+	checkPublished(t, b, dir, "A", "", "scores", "errors")
 	if _, err := os.Stat(filepath.Join(dir, JournalKey)); err == nil {
 		t.Errorf("%s left after the publish was undone", JournalKey)
 	}
@@ -264,5 +243,20 @@ func TestRecoverUnreadableJournal(t *testing.T) {
 	}
 	if got := published(t, b, "scores"); !reflect.DeepEqual(got, repeat("A", 4)) {
 		t.Errorf("scores %v, want A's", got)
+	}
+}
+
+// checkPublished checks that each table reads only run's rows (when says when,
+// for the message) and that a glob of its directory finds the shards the
+// manifest names.
+func checkPublished(t *testing.T, b *blob.Bucket, dir, run, when string, tables ...string) {
+	t.Helper()
+	for _, table := range tables {
+		if got := published(t, b, table); len(got) == 0 || !reflect.DeepEqual(got, repeat(run, len(got))) {
+			t.Errorf("%s read %v%s, want %s's rows only", table, got, when, run)
+		}
+		if g, m := globShards(t, dir, table), manifestShards(t, b, table); !reflect.DeepEqual(g, m) {
+			t.Errorf("%s: a glob reads %v, the manifest names %v", table, g, m)
+		}
 	}
 }

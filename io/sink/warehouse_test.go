@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
 	"transmute/schemas"
@@ -29,18 +30,7 @@ func TestWarehouseLayout(t *testing.T) {
 		{Run: "r", ProblemID: "P", ProgramID: "tr/m/java-python/1", Role: "translation", Translator: "m", Lang: "python",
 			Status: "runtime_error", TestStatus: "runtime_error", Error: "boom", SrcLang: "java", TgtLang: "python", Sample: &one},
 	}
-	w, err := NewPartWriter[schemas.ExecutionRow](b, "executions", "x", RowGroupRows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := writePart(t, b, "executions", rows)
 	data, err := b.ReadAll(ctx, w.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -105,18 +95,7 @@ func TestNaNIsNull(t *testing.T) {
 	defer b.Close()
 	rows := []schemas.ScoreRow{{Run: "r", Metric: "ca_std", Value: math.NaN()}, {Run: "r", Metric: "ca_mean", Value: 0},
 		{Run: "r", Metric: "pass_rate", Value: 0.5, N: 2}}
-	w, err := NewPartWriter[schemas.ScoreRow](b, "scores", "x", RowGroupRows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := writePart(t, b, "scores", rows)
 	shard, err := WriteShard(ctx, b, "scores2", rows) // Encode's path
 	if err != nil {
 		t.Fatal(err)
@@ -155,4 +134,23 @@ func TestNaNIsNull(t *testing.T) {
 	if err != nil || len(got) != 2 || !math.IsNaN(got[0].Value) || got[1].Value != 0.25 || got[1].Metric != "ca_mean" {
 		t.Errorf("old file: %+v %v", got, err)
 	}
+}
+
+// writePart writes rows to one part file of table in row groups of
+// RowGroupRows, closed and not committed.
+func writePart[T any](t *testing.T, b *blob.Bucket, table string, rows []T) *PartWriter[T] {
+	t.Helper()
+	w, err := NewPartWriter[T](b, table, "x", RowGroupRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -17,12 +17,6 @@ import (
 	"transmute/transforms/values"
 )
 
-// sharedCorpora finds ../shared/corpora next to the module root.
-func sharedCorpora(t *testing.T) string {
-	t.Helper()
-	return testenv.SharedCorpora(t, "trace/Trace_Tests")
-}
-
 const pySuite = `# header
 def start():
     # TEST_SUITE_FILL
@@ -161,7 +155,7 @@ func TestJavaReaders(t *testing.T) {
 
 // TestSharedTrace ingests every stress suite of the shared TRACE corpus.
 func TestSharedTrace(t *testing.T) {
-	root := sharedCorpora(t)
+	root := testenv.SharedCorpora(t, "trace/Trace_Tests")
 	ctx := context.Background()
 	tc, err := corpus.Load(ctx, "transcoder:"+filepath.Join(root, "transcoder-test"))
 	if err != nil {

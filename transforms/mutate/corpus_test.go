@@ -1,13 +1,12 @@
 package mutate
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transmute/internal/testenv"
 )
 
 // goldRecord is one line of transcoder-test/gold.jsonl.
@@ -18,48 +17,11 @@ type goldRecord struct {
 	Python   string `json:"python"`
 }
 
-// corporaDir walks up from the package directory to the module root (the
-// directory holding go.mod) and returns ../shared/corpora next to it.
-func corporaDir(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpora")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 // loadGold reads the TranscoderTest gold functions or skips the test.
 func loadGold(t testing.TB) []goldRecord {
-	root := corporaDir(t)
-	path := filepath.Join(root, "transcoder-test", "gold.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("shared corpus not available (%s): %v", path, err)
-	}
-	defer f.Close()
-	var out []goldRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r goldRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	t.Helper()
+	root := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
+	return testenv.ReadJSONL[goldRecord](t, filepath.Join(root, "transcoder-test", "gold.jsonl"))
 }
 
 // paperMutants and paperPrograms are the MBTA case study's totals (seed

@@ -1,9 +1,7 @@
 package profile
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,12 +15,6 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 )
-
-// sharedCorpora finds ../shared/corpora next to the module root.
-func sharedCorpora(t *testing.T) string {
-	t.Helper()
-	return testenv.SharedCorpora(t, "trace/tasks.jsonl")
-}
 
 type traceTask struct {
 	SampleID   string `json:"sample_id"`
@@ -42,27 +34,13 @@ func TestTraceGroundTruthStability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("profiles TRACE tasks x 8 runs: skipped with -short")
 	}
-	root := sharedCorpora(t)
+	root := testenv.SharedCorpora(t, "trace/tasks.jsonl")
 	ctx := context.Background()
 	tc, err := corpus.Load(ctx, "transcoder:"+filepath.Join(root, "transcoder-test"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(root, "trace", "tasks.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var tasks []traceTask
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var x traceTask
-		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
-			t.Fatal(err)
-		}
-		tasks = append(tasks, x)
-	}
+	tasks := testenv.ReadJSONL[traceTask](t, filepath.Join(root, "trace", "tasks.jsonl"))
 	// One task per (problem, target language), in a stable order, languages interleaved.
 	sort.SliceStable(tasks, func(i, j int) bool {
 		if tasks[i].SampleID != tasks[j].SampleID {

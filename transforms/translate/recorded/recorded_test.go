@@ -10,40 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/memblob"
-
 	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/translate"
 )
 
-func memBucket(t *testing.T, files map[string]string) *blob.Bucket {
-	t.Helper()
-	b := memblob.OpenBucket(nil)
-	t.Cleanup(func() { b.Close() })
-	for k, v := range files {
-		if err := b.WriteAll(context.Background(), k, []byte(v), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b
-}
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for k, v := range files {
-		p := filepath.Join(dir, filepath.FromSlash(k))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+var (
+	memBucket = testenv.MemBucket
+	writeTree = testenv.WriteTree
+)
 
 var traceModel = map[string]string{
 	"java_to_python/p_java_to_python.jsonl": `{"sample_id": "ADD_ONE", "python": ["import math\n--IMPORT_SPLIT--\n\n\n\ndef add_one(x):\n    return x + 1", "\n--IMPORT_SPLIT--\ndef add_one(x):\n    return 1 + x"]}
