@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/executetest"
 	"transmute/transforms/sandbox"
@@ -64,15 +63,7 @@ func BenchmarkCppBatch(b *testing.B) {
 	before := e.Stats()
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
-		res, err := e.Run(ctx, batch)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, r := range res {
-			if r.Status != schemas.StatusOK {
-				b.Fatalf("%s: %s %s", r.CandidateID, r.Status, r.Detail)
-			}
-		}
+		executetest.RunOK(b, e, batch)
 	}
 	b.StopTimer()
 	st := e.Stats()

@@ -61,6 +61,18 @@ func Run(t testing.TB, e execute.Engine, b execute.Batch) []execute.Result {
 	return res
 }
 
+// RunOK is Run that also fails the test unless every candidate's status is ok.
+func RunOK(t testing.TB, e execute.Engine, b execute.Batch) []execute.Result {
+	t.Helper()
+	res := Run(t, e, b)
+	for _, r := range res {
+		if r.Status != schemas.StatusOK {
+			t.Fatalf("%s: %s %s", r.CandidateID, r.Status, r.Detail)
+		}
+	}
+	return res
+}
+
 // Canon is raw in the canonical form of type typ.
 func Canon(t testing.TB, typ, raw string) string {
 	t.Helper()

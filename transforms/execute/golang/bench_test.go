@@ -6,10 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/executetest"
@@ -49,13 +49,7 @@ func main() {
 }
 
 // cpuNow is the CPU of this process and its reaped children.
-func cpuNow() time.Duration {
-	var self, kids syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
-	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
-	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
-}
+var cpuNow = testenv.CPU
 
 // BenchmarkGoBatch measures the CPU per candidate of three ways to run 40 candidates
 // with 5 tests each: the engine with all of them in one batch (one go build), the

@@ -6,10 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/executetest"
@@ -59,15 +59,7 @@ func BenchmarkPythonBatch(b *testing.B) {
 	naive := time.Since(start) / naiveN
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
-		res, err := e.Run(ctx, batch)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, r := range res {
-			if r.Status != schemas.StatusOK {
-				b.Fatalf("%s: %s %s", r.CandidateID, r.Status, r.Detail)
-			}
-		}
+		executetest.RunOK(b, e, batch)
 	}
 	b.StopTimer()
 	per := b.Elapsed() / time.Duration(b.N*benchVariants)
@@ -78,22 +70,12 @@ func BenchmarkPythonBatch(b *testing.B) {
 		per, benchVariants, naive, float64(naive)/float64(per))
 }
 
-// cpuNow is the user+sys CPU of this process and its reaped children.
-func cpuNow() time.Duration {
-	self, kids := cpuSplit()
-	return self + kids
-}
-
-// cpuSplit is the user+sys CPU of this process, and of its reaped children.
-func cpuSplit() (self, kids time.Duration) {
-	var s, k syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &s)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &k)
-	tv := func(t syscall.Timeval) time.Duration {
-		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
-	}
-	return tv(s.Utime) + tv(s.Stime), tv(k.Utime) + tv(k.Stime)
-}
+// cpuNow and cpuSplit are the user+sys CPU of this process and its reaped
+// children, together and apart.
+var (
+	cpuNow   = testenv.CPU
+	cpuSplit = testenv.CPUSplit
+)
 
 // smallBatches are n problems' batches of 7 small functions (as many as an LLM
 // gives translations of one problem) with 10 tests each.
