@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,17 +42,7 @@ func init() {
 func TestHangupAndBrokenPipeStopCleanly(t *testing.T) {
 	for _, tc := range []string{"sighup", "sigpipe"} {
 		t.Run(tc, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), stopHelperEnv+"=1")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdout, stderr := startHelper(t, stopHelperEnv)
 			defer cmd.Process.Kill()
 			lines := bufio.NewScanner(stdout)
 			for i := 0; i < 5; i++ { // running, past its own broken pipe

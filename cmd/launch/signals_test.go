@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,17 +229,7 @@ func init() {
 // The first signal cancels the context and kills the children; a second one
 // exits at once (128 + SIGTERM) even when the shutdown hangs.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), signalsHelperEnv+"=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := startHelper(t, signalsHelperEnv)
 	exited := make(chan error, 1)
 	lines := bufio.NewScanner(stdout)
 	if !lines.Scan() {
@@ -280,4 +271,22 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("still running 30s after the second signal:\n%s", stderr.String())
 	}
+}
+
+// startHelper starts this test binary as the helper that env=1 selects, with its
+// stdout on a pipe and its stderr in a buffer.
+func startHelper(t *testing.T, env string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env+"=1")
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
 }
