@@ -188,10 +188,7 @@ func TestRecoverWithoutStaging(t *testing.T) {
 	ctx := context.Background()
 	b := memblob.OpenBucket(nil)
 	defer b.Close()
-	if err := Publish(ctx, b, stageRun(t, b, "A", map[string][]schemas.ScoreRow{"scores": scoreRows("A", 4)})); err != nil {
-		t.Fatal(err)
-	}
-	staging := stageRun(t, b, "B", map[string][]schemas.ScoreRow{"scores": scoreRows("B", 4)})
+	staging := publishAStageB(t, b)
 	n := 0
 	publishHook = func(string) error {
 		if n++; n == 2 {
@@ -224,10 +221,7 @@ func TestRecoverUnreadableJournal(t *testing.T) {
 	ctx := context.Background()
 	b := memblob.OpenBucket(nil)
 	defer b.Close()
-	if err := Publish(ctx, b, stageRun(t, b, "A", map[string][]schemas.ScoreRow{"scores": scoreRows("A", 4)})); err != nil {
-		t.Fatal(err)
-	}
-	staging := stageRun(t, b, "B", map[string][]schemas.ScoreRow{"scores": scoreRows("B", 4)})
+	staging := publishAStageB(t, b)
 	if err := b.WriteAll(ctx, JournalKey, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -259,4 +253,14 @@ func checkPublished(t *testing.T, b *blob.Bucket, dir, run, when string, tables 
 			t.Errorf("%s: a glob reads %v, the manifest names %v", table, g, m)
 		}
 	}
+}
+
+// publishAStageB publishes run A's four scores, stages run B's and returns B's
+// staging directory.
+func publishAStageB(t *testing.T, b *blob.Bucket) string {
+	t.Helper()
+	if err := Publish(context.Background(), b, stageRun(t, b, "A", map[string][]schemas.ScoreRow{"scores": scoreRows("A", 4)})); err != nil {
+		t.Fatal(err)
+	}
+	return stageRun(t, b, "B", map[string][]schemas.ScoreRow{"scores": scoreRows("B", 4)})
 }
