@@ -9,7 +9,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +81,7 @@ func Compare(ctx context.Context, a, b *blob.Bucket, ignore []string) ([]Table, 
 		names[n] = true
 	}
 	var out []Table
-	for _, n := range sortedKeys(names) {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		t := Table{Name: n, MissingA: !ta[n], MissingB: !tb[n]}
 		if t.MissingA || t.MissingB {
 			out = append(out, t)
@@ -268,13 +270,4 @@ func appendShown(l []string, row string) []string {
 		return l
 	}
 	return append(l, strings.ReplaceAll(row, "\x1f", " "))
-}
-
-func sortedKeys(m map[string]bool) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

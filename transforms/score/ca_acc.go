@@ -1,6 +1,7 @@
 package score
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -202,7 +203,7 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		statuses := map[schemas.Status]int{}
 		// In problem order: float sums depend on the order, and a rerun must give
 		// the same scores to the last bit.
-		for _, id := range sortedProblems(ga.Problems) {
+		for _, id := range slices.Sorted(maps.Keys(ga.Problems)) {
 			pa := ga.Problems[id]
 			statuses[pa.ProgramStatus]++
 			if pa.Tests == 0 {
@@ -242,7 +243,7 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 		}
 		anyOf, allOf, maxN, minN := 0, 0, 0, 0
 		passAt := make([]float64, len(PassAtKs))
-		for _, id := range sortedProblems(ga.Samples) {
+		for _, id := range slices.Sorted(maps.Keys(ga.Samples)) {
 			bySample := ga.Samples[id]
 			anyPass, allPass, c := false, true, 0
 			for _, sa := range bySample {

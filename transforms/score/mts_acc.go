@@ -79,7 +79,7 @@ func (a *MTSAcc) Scores(run string, k Key) []schemas.ScoreRow {
 	killed, total := 0, 0
 	// In problem order: the float sums of the mean and std depend on the order.
 	ind := make([]float64, 0, len(a.Problems))
-	for _, id := range sortedProblems(a.Problems) {
+	for _, id := range slices.Sorted(maps.Keys(a.Problems)) {
 		p := a.Problems[id]
 		killed += p.Killed
 		total += p.Total

@@ -4,11 +4,7 @@
 // seed 002), and counts of program statuses. Rows come in long format (ScoreRow).
 package score
 
-import (
-	"sort"
-
-	"transmute/schemas"
-)
+import "transmute/schemas"
 
 // Key groups results that are scored together.
 type Key struct {
@@ -50,13 +46,4 @@ func CA(run string, k Key, rows []schemas.ResultRow) []schemas.ScoreRow {
 		acc.Add(r)
 	}
 	return acc.Scores(run, k)
-}
-
-func sortedProblems[V any](m map[string]V) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
