@@ -112,7 +112,7 @@ func findDecl(code, name string) (prefix, fname, params, decl string, err error)
 			}
 		}
 	}
-	closeIdx := matchParen(code, pick.open)
+	closeIdx := MatchParen(code, pick.open)
 	if closeIdx < 0 {
 		return "", "", "", "", fmt.Errorf("unbalanced parentheses in declaration")
 	}
@@ -166,8 +166,9 @@ func braceDepths(code string) []int {
 	return d
 }
 
-// matchParen returns the index of the parenthesis closing the one at open.
-func matchParen(s string, open int) int {
+// MatchParen returns the index of the parenthesis closing the one at open in s,
+// or -1 when it is not closed.
+func MatchParen(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
 		switch s[i] {

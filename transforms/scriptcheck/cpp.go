@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
@@ -183,7 +184,7 @@ func IsolateCpp(filled string) (string, bool) {
 			if m[0] < pos {
 				continue
 			}
-			end := closing(l, m[1]-1)
+			end := corpus.MatchParen(l, m[1]-1)
 			if end < 0 {
 				break
 			}
@@ -214,22 +215,6 @@ func IsolateCpp(filled string) (string, bool) {
 		return filled, false
 	}
 	return filled[:start] + strings.Join(lines, "\n"), true
-}
-
-// closing returns the index of the parenthesis that closes the one at open, or -1.
-func closing(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // GoldFilled is a translation that calls the script's own gold: a script filled with
