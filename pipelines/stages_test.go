@@ -124,8 +124,8 @@ func effProf(role schemas.Role, tr string, cpu, rss float64, correct bool) schem
 func TestExecSerialized(t *testing.T) {
 	x := execOf(Config{Run: "r", Translators: []string{"recorded:a"}, Parallelism: 3, CPUTime: 2 * time.Second,
 		WallTime: 5 * time.Second, MemoryBytes: 1 << 30, CppArgs: "gold", WorkDir: "/w", Progress: true, ExecCache: "/c"})
-	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consistencyFn{Exec: x},
-		&propertiesFn{Exec: x, MergeGroups: 2}, &searchFn{Exec: x}} {
+	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consExpandFn{Exec: x}, &consExecuteFn{Exec: x},
+		&propExpandFn{Exec: x, MergeGroups: 2}, &propExecuteFn{Exec: x}, &searchFn{Exec: x}} {
 		b, err := json.Marshal(fn)
 		if err != nil {
 			t.Fatal(err)
