@@ -124,11 +124,8 @@ func similarityJob() jobDef {
 			return err
 		},
 		finish: func(ctx context.Context, b *blob.Bucket, m *pipelines.Manifest) error {
-			o, err := similarityOptions()
-			if err != nil {
-				return err
-			}
-			if summary, err = pipelines.FinishSimilarity(ctx, b, m, o); err != nil {
+			var err error
+			if summary, err = pipelines.FinishSimilarity(ctx, b, m); err != nil {
 				return fmt.Errorf("similarity analysis: %w", err)
 			}
 			return nil

@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -60,7 +59,7 @@ var (
 	effRepetitions = flag.Int("repetitions", 0, "efficiency: measured runs per profile (default 5)")
 	effTimeLimit   = flag.Duration("profile-time-limit", 0, "efficiency: CPU limit of one whole-stress-suite run (default 60s; TRACE 180s)")
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
-	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, a profiling worker on each (default: all)")
+	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores to profile on, a suite per core (default: all)")
 	effReference   = flag.String("reference", "", "efficiency: translators whose correct translations are the reference (default: all)")
 	effRefGold     = flag.Bool("reference-gold", false, "efficiency: the ground truth joins the reference set (not in TRACE)")
 	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's tie floor in within-program stds (0: none)")
@@ -116,7 +115,7 @@ func similarityOptions() (pipelines.SimilarityOptions, error) {
 	if *simFrom == "" {
 		return pipelines.SimilarityOptions{}, fmt.Errorf("--job similarity needs --from (an evaluate job's output)")
 	}
-	return pipelines.SimilarityOptions{From: *simFrom, Workers: runtime.NumCPU(), Resamples: *simBootstrap, Seed: 3}, nil
+	return pipelines.SimilarityOptions{From: *simFrom, Resamples: *simBootstrap, Seed: 3}, nil
 }
 
 func main() {
