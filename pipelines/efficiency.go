@@ -125,7 +125,7 @@ func CheckCost(cost string) error {
 }
 
 func init() {
-	for _, fn := range []any{&effLoadFn{}, &effCheckFn{}, &effProfileFn{}, &effSettleFn{}} {
+	for _, fn := range []any{&effLoadFn{}, &effCheckFn{}, &splitSuitesFn{}, &effProfileFn{}, &effSettleFn{}} {
 		beam.RegisterType(reflect.TypeOf(fn).Elem())
 	}
 	for _, t := range []any{efficiency.Item{}, efficiency.Problem{}, efficiency.Output{}, efficiency.TaskOutcome{},
@@ -137,7 +137,6 @@ func init() {
 	registerTable[schemas.ProfileRow]()
 	registerTable[schemas.NoiseRow]()
 	beam.RegisterFunction(keyEffOutcome)
-	beam.RegisterFunction(splitSuites)
 	beam.RegisterFunction(keyEffProblem)
 }
 
@@ -185,7 +184,7 @@ func EfficiencyCheck(s beam.Scope, c Config, items beam.PCollection) (checked, e
 // each problem's suite profiles back to it, and Settle makes its tasks' outcomes.
 func EfficiencyProfile(s beam.Scope, c Config, o EfficiencyOptions, checked beam.PCollection) (outs, noise beam.PCollection) {
 	s = s.Scope("Profile")
-	suites := beam.Reshuffle(s, beam.ParDo(s, splitSuites, checked))
+	suites := beam.Reshuffle(s, beam.ParDo(s, &splitSuitesFn{PerProgram: o.Cost == efficiency.CostCount}, checked))
 	profiled, noise := beam.ParDo2(s, &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir, Progress: c.Progress}, suites)
 	joined := beam.CoGroupByKey(s, beam.ParDo(s, keyEffProblem, checked), profiled)
 	return beam.ParDo(s.Scope("Settle"), &effSettleFn{Run: c.Run, Options: o}, joined), noise
@@ -282,9 +281,18 @@ func (f *effCheckFn) ProcessElement(ctx context.Context, _ string, batch func(*e
 	return nil
 }
 
-// splitSuites emits the suites of a checked problem (efficiency.Suites).
-func splitSuites(p efficiency.Problem, emit func(efficiency.Suite)) {
-	for _, s := range efficiency.Suites(p) {
+// splitSuitesFn emits the suites of a checked problem (efficiency.Suites), in
+// the count mode a suite per program (efficiency.SplitPrograms).
+type splitSuitesFn struct {
+	PerProgram bool
+}
+
+func (f *splitSuitesFn) ProcessElement(p efficiency.Problem, emit func(efficiency.Suite)) {
+	suites := efficiency.Suites(p)
+	if f.PerProgram {
+		suites = efficiency.SplitPrograms(suites)
+	}
+	for _, s := range suites {
 		emit(s)
 	}
 }

@@ -239,6 +239,24 @@ func Suites(p Problem) []Suite {
 	return out
 }
 
+// SplitPrograms cuts each suite into suites of one program each. The count mode
+// profiles them so: a count does not depend on what runs beside it, so the
+// programs of one suite need not share a core, and the profiling stage spreads
+// them over the workers. The slowest program bounds a run, not the sum over the
+// slowest suite (one CPython suite of 17 programs took 2.4 hours counted in a
+// row, docs/runs/2026-11-28-count-cost.md).
+func SplitPrograms(suites []Suite) []Suite {
+	var out []Suite
+	for _, s := range suites {
+		for _, p := range s.Programs {
+			one := s
+			one.Programs = []Program{p}
+			out = append(out, one)
+		}
+	}
+	return out
+}
+
 // Measured is one program's profile, on the core its suite ran on; Err says why
 // the suite or the program could not be profiled.
 type Measured struct {

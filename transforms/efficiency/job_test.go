@@ -52,6 +52,19 @@ func TestSuites(t *testing.T) {
 	if len(cpp.Programs) != 2 || len(cpp.Tests) != 3 {
 		t.Errorf("cpp suite: %d programs (%s), %d tests", len(cpp.Programs), codes(cpp), len(cpp.Tests))
 	}
+	// The count mode's split: one suite per program, each with its suite's tests,
+	// every program once.
+	split := SplitPrograms(suites)
+	if len(split) != 6 {
+		t.Fatalf("%d suites after the split, want 6 (4 java, 2 cpp)", len(split))
+	}
+	seen := map[string]bool{}
+	for _, s := range split {
+		if len(s.Programs) != 1 || len(s.Tests) != len(by[s.Lang].Tests) || seen[s.Programs[0].Key] {
+			t.Errorf("split suite %s: %d programs, %d tests", s.Lang, len(s.Programs), len(s.Tests))
+		}
+		seen[s.Programs[0].Key] = true
+	}
 	// The same programs, tasks and translations reversed: the same order.
 	q := p
 	q.Tasks = nil
