@@ -409,7 +409,14 @@ func (l *ladder) goldAt(ctx context.Context, lang string, c execute.Candidate, n
 func (l *ladder) walk(ctx context.Context, lang string, gold execute.Candidate) ([]int64, error) {
 	o := l.o
 	at := func(j int) (float64, bool, error) {
-		c, err := l.goldAt(ctx, lang, gold, l.size(j), 0)
+		// A size twice the last one costs at most 16 times as much for a
+		// polynomial of degree 4: TimeFactor times the last one's run bounds the
+		// next, so that an exponential gold stops the ladder in seconds.
+		var limit time.Duration
+		if prev, ok := l.gold[lang][l.size(j-1)]; ok && prev.Status == schemas.StatusOK {
+			limit = max(o.MinLimit, time.Duration(o.TimeFactor*float64(prev.CPU)))
+		}
+		c, err := l.goldAt(ctx, lang, gold, l.size(j), limit)
 		return c.Value, c.Status == schemas.StatusOK, err
 	}
 	j := 0
