@@ -231,7 +231,6 @@ func analyzeLang(ctx context.Context, m Meter, in Input, lang string, o Options)
 	}
 	plan, err := Detect(p, in.Stress[lang])
 	if err != nil {
-		plan = nil
 		return fail(schemas.StatusNoSize, err.Error()), errs
 	}
 	gf, ok := p.Function(lang)
