@@ -67,7 +67,7 @@ type Options struct {
 	Sizes int
 	// MinPoints: the sizes a fit needs (default 3).
 	MinPoints int
-	// MaxSteps bounds the gold's walk to the ladder's first size (default 8
+	// MaxSteps bounds the gold's walk to the ladder's first size (default 6
 	// doublings or halvings from the stress suite's size).
 	MaxSteps int
 	// Margin: a regression's exponent exceeds the gold's by at least this much
@@ -95,7 +95,7 @@ func (o Options) withDefaults() Options {
 		o.MinPoints = 3
 	}
 	if o.MaxSteps <= 0 {
-		o.MaxSteps = 8
+		o.MaxSteps = 6
 	}
 	if o.Margin <= 0 {
 		o.Margin = 0.5
