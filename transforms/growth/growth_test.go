@@ -62,14 +62,14 @@ func (pm *powMeter) Measure(_ context.Context, _ string, cands []execute.Candida
 	return out, nil
 }
 
-// linearProblem is f(a int[], n int) with n = len(a), stress arrays of 200, and
-// golds whose code gives the fake meter's cost.
-func linearProblem(golds map[string]string) (schemas.Problem, []schemas.Test) {
+// linearProblem is f(a int[], n int) with n = len(a), stress arrays of length n,
+// and golds.
+func linearProblem(golds map[string]string, n int) (schemas.Problem, []schemas.Test) {
 	p := prob("LIN", []string{"a:int[]", "n:int"}, "long", "[[3,1,2],3]", "[[5,6],2]", "[[9,8,7,6],4]")
 	for lang, code := range golds {
 		p.Functions = append(p.Functions, schemas.Function{Lang: lang, Name: "f", Code: code})
 	}
-	return p, testsOf(fmt.Sprintf("[%s,200]", arr(1, 200, 0, 99)), fmt.Sprintf("[%s,200]", arr(2, 200, 0, 99)))
+	return p, testsOf(fmt.Sprintf("[%s,%d]", arr(1, n, 0, 99), n), fmt.Sprintf("[%s,%d]", arr(2, n, 0, 99), n))
 }
 
 // The ladder and the verdicts on exact power laws: a quadratic translation of a
@@ -77,7 +77,7 @@ func linearProblem(golds map[string]string) (schemas.Problem, []schemas.Test) {
 // equal-complexity one and an n log n one are not; the source gold's exponent
 // is reported beside.
 func TestAnalyzeFlagsRegressions(t *testing.T) {
-	p, st := linearProblem(map[string]string{schemas.Cpp: "1,10", schemas.Python: "1,500"})
+	p, st := linearProblem(map[string]string{schemas.Cpp: "1,10", schemas.Python: "1,500"}, 200)
 	task := schemas.Task{ProblemID: p.ID, SrcLang: schemas.Python, TgtLang: schemas.Cpp}
 	tr := func(name, code string) Translation {
 		return Translation{Task: task, Translator: name, Cand: execute.Candidate{Code: code}}
@@ -96,18 +96,20 @@ func TestAnalyzeFlagsRegressions(t *testing.T) {
 		}
 		gold := by[""]
 		// 3 inputs of 200 cost 6,000 < 10,000: the ladder starts at 400.
-		if gold.Status != schemas.StatusOK || gold.Sizes != "400,800,1600,3200,6400" || math.Abs(gold.Exponent-1) > 1e-9 ||
-			math.Abs(gold.SourceExponent-1) > 1e-9 || gold.SizeKind != KindLength || gold.SizeParams != "0" {
+		// (The base cost at size 25, subtracted, steepens a linear cost from 400 on
+		// by 0.02.)
+		if gold.Status != schemas.StatusOK || gold.Sizes != "400,800,1600,3200,6400" || math.Abs(gold.Exponent-1) > 0.03 ||
+			math.Abs(gold.SourceExponent-1) > 0.03 || gold.SizeKind != KindLength || gold.SizeParams != "0" {
 			t.Errorf("limit %v: gold row %+v", limit, gold)
 		}
 		q := by["quad"]
-		if !q.Regression || !q.RegressionVsSource || math.Abs(q.Exponent-2) > 1e-9 || q.Status != schemas.StatusOK {
+		if !q.Regression || !q.RegressionVsSource || math.Abs(q.Exponent-2) > 0.01 || q.Status != schemas.StatusOK {
 			t.Errorf("limit %v: the quadratic translation: %+v", limit, q)
 		}
 		if limit > 0 && (!q.TimedOut || q.Points != 4) {
 			t.Errorf("limit %v: want the quadratic timed out at the largest size, fitted on 4: %+v", limit, q)
 		}
-		if s := by["same"]; s.Regression || s.Status != schemas.StatusOK || math.Abs(s.Exponent-1) > 1e-9 {
+		if s := by["same"]; s.Regression || s.Status != schemas.StatusOK || math.Abs(s.Exponent-1) > 0.03 {
 			t.Errorf("limit %v: equal complexity: %+v", limit, s)
 		}
 		if s := by["nlogn"]; s.Regression || s.Exponent < 1.05 || s.Exponent > 1.2 {
@@ -137,30 +139,36 @@ func TestExponentsThreeLanguages(t *testing.T) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		t.Skip("valgrind not installed (scripts/deps.sh)")
 	}
+	// All compute the sum of a; the extra loops count in a volatile (C++, where
+	// -O2 would drop an empty loop) or a local (Python: one that stays 0 or 1, as
+	// CPython's cost of c += 1 grows once c passes its cache of small ints).
 	funcs := map[string]map[string]string{
 		schemas.Cpp: {
-			"lin":   "long long f(int a[], int n) { long long s = 0; for (int i = 0; i < n; i++) s = s * 31 + a[i]; return s; }",
-			"lin2":  "long long f(int a[], int n) { long long s = 0; for (int k = 0; k < 2; k++) for (int i = 0; i < n; i++) s = s * 7 + (a[i] ^ k); return s; }",
-			"nlogn": "long long f(int a[], int n) { long long s = 0; for (int i = 0; i < n; i++) for (int j = 1; j < n; j *= 2) s = s * 3 + (a[i] & j); return s; }",
-			"quad":  "long long f(int a[], int n) { long long s = 0; for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) s = s * 3 + (a[i] > a[j]); return s; }",
+			"lin":   "long long f(int a[], int n) { long long s = 0; volatile int c = 0; for (int i = 0; i < n; i++) { c = c + 1; s += a[i]; } return s; }",
+			"lin2":  "long long f(int a[], int n) { long long s = 0; volatile int c = 0; for (int i = 0; i < n; i += 2) { c = c + 1; s += a[i]; } for (int i = 1; i < n; i += 2) { c = c + 1; s += a[i]; } return s; }",
+			"nlogn": "long long f(int a[], int n) { long long s = 0; volatile int c = 0; for (int i = 0; i < n; i++) { for (int j = 1; j <= n; j *= 2) c = c + 1; s += a[i]; } return s; }",
+			"quad":  "long long f(int a[], int n) { long long s = 0; volatile int c = 0; for (int i = 0; i < n; i++) { for (int j = 0; j < n; j++) c = c + 1; s += a[i]; } return s; }",
 		},
 		schemas.Python: {
-			"lin":   "def f(a, n):\n    s = 0\n    for i in range(n):\n        s = (s * 31 + a[i]) & 65535\n    return s\n",
-			"lin2":  "def f(a, n):\n    s = 0\n    for k in range(2):\n        for x in a:\n            s = (s * 7 + (x ^ k)) & 65535\n    return s\n",
-			"nlogn": "def f(a, n):\n    s = 0\n    for i in range(n):\n        j = 1\n        while j < n:\n            s = (s * 3 + (a[i] & j)) & 65535\n            j *= 2\n    return s\n",
-			"quad":  "def f(a, n):\n    s = 0\n    for i in range(n):\n        x = a[i]\n        for j in range(i + 1, n):\n            if x > a[j]:\n                s += 1\n    return s\n",
+			"lin":   "def f(a, n):\n    s = 0\n    for i in range(n):\n        s += a[i]\n    return s\n",
+			"lin2":  "def f(a, n):\n    s = 0\n    for i in range(0, n, 2):\n        s += a[i]\n    for i in range(1, n, 2):\n        s += a[i]\n    return s\n",
+			"nlogn": "def f(a, n):\n    s = 0\n    for i in range(n):\n        j = 1\n        while j <= n:\n            j *= 2\n        s += a[i]\n    return s\n",
+			"quad":  "def f(a, n):\n    s = 0\n    for i in range(n):\n        c = 0\n        for j in range(n):\n            c ^= 1\n        s += a[i]\n    return s\n",
 		},
 		schemas.Java: {
-			"lin":   "static long f(int[] a, int n) { long s = 0; for (int i = 0; i < n; i++) s = s * 31 + a[i]; return s; }",
-			"nlogn": "static long f(int[] a, int n) { long s = 0; for (int i = 0; i < n; i++) for (int j = 1; j < n; j *= 2) s = s * 3 + (a[i] & j); return s; }",
-			"quad":  "static long f(int[] a, int n) { long s = 0; for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) if (a[i] > a[j]) s++; return s; }",
+			"lin":   "static long f(int[] a, int n) { long s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }",
+			"nlogn": "static long f(int[] a, int n) { long s = 0; int c = 0; for (int i = 0; i < n; i++) { for (int j = 1; j <= n; j *= 2) c++; s += a[i]; } return s; }",
+			"quad":  "static long f(int[] a, int n) { long s = 0; int c = 0; for (int i = 0; i < n; i++) { for (int j = 0; j < n; j++) c++; s += a[i]; } return s; }",
 		},
 	}
+	// The stress size is near where each language's linear gold reaches the
+	// ladder's minimum, so that the walk takes a step or two.
+	base := map[string]int{schemas.Cpp: 1000, schemas.Python: 400, schemas.Java: 400}
 	for _, lang := range []string{schemas.Cpp, schemas.Python, schemas.Java} {
 		t.Run(lang, func(t *testing.T) {
 			t.Parallel()
 			fs := funcs[lang]
-			p, st := linearProblem(map[string]string{lang: fs["lin"]})
+			p, st := linearProblem(map[string]string{lang: fs["lin"]}, base[lang])
 			task := schemas.Task{ProblemID: p.ID, SrcLang: lang, TgtLang: lang}
 			in := Input{Problem: p, Stress: map[string][]schemas.Test{lang: st}, Tasks: []schemas.Task{task}}
 			for _, name := range []string{"lin2", "nlogn", "quad"} {
@@ -172,7 +180,7 @@ func TestExponentsThreeLanguages(t *testing.T) {
 			m := NewProfileMeter(profile.Options{TimeLimit: 30 * time.Second, CountTimeLimit: 120 * time.Second,
 				MemoryBytes: 2 << 30, WorkDir: t.TempDir(), NoPin: true, NoRealTime: true}, false, nil)
 			start := time.Now()
-			rows, errs := Analyze(context.Background(), m, in, Options{Seed: 1, Inputs: 2, Sizes: 4})
+			rows, errs := Analyze(context.Background(), m, in, Options{Seed: 1, Inputs: 1, Sizes: 3})
 			if len(errs) > 0 {
 				t.Fatalf("errors: %+v", errs)
 			}

@@ -10,6 +10,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/profile"
+	"transmute/transforms/values"
 )
 
 // Units of the cost (GrowthRow.Measure).
@@ -23,11 +24,12 @@ const (
 )
 
 // ProfileMeter measures with transforms/profile: each suite's programs in one
-// ProfileSuite, the count mode unless Time. The empty candidate of the signature
-// is measured on the same inputs and its cost subtracted: what remains is the
-// function's own work, without the harness's inside the calls' bracket (the loop
-// and call, about a thousand instructions a call in Python, and the printing of
-// an array result, which grows with the size).
+// ProfileSuite, the count mode unless Time. For a void function with array
+// arguments, which the harness prints after each call inside the calls' bracket
+// (work that grows with the size), the empty candidate of the signature is
+// measured on the same inputs and its cost subtracted. (The harness's constant
+// work per call goes with the program's cost at the smallest size, which
+// Analyze subtracts.)
 type ProfileMeter struct {
 	// Options are the profile options of every run (limits, WorkDir, Cache); the
 	// meter sets Count, the repetitions and the run limit.
@@ -52,18 +54,38 @@ func (pm *ProfileMeter) Unit() string {
 
 // Scale: counts resolve to about a thousand instructions (Java's count of one
 // program moves by a few hundred). The ladder starts where the gold's own work on
-// a size's inputs is well above the function's fixed costs (its call, its
-// setup): 5,000 instructions in C++, 30,000 in Java (interpreted) and Python,
-// whose every operation costs ten to fifty times more; it stops past 3e8 (seconds
-// under callgrind). Thread CPU times resolve to tens of microseconds at best.
+// a size's inputs is well above what is left of its fixed costs: 5,000
+// instructions in C++, 30,000 in Java (interpreted), whose every operation costs
+// ten to fifty times more, and 100,000 in Python, so that loops run past 256,
+// where CPython's integers leave its cache of small ones and every step costs
+// about a quarter more (a linear loop read as 1.16 from 150 to 600). It stops past
+// 3e8 (seconds under callgrind). Thread CPU times resolve to tens of
+// microseconds at best.
 func (pm *ProfileMeter) Scale(lang string) Scale {
 	if pm.Time {
 		return Scale{Floor: 50e3, MinCost: 2e6, MaxCost: 2e9}
 	}
-	if lang == schemas.Cpp {
+	switch lang {
+	case schemas.Cpp:
 		return Scale{Floor: 1000, MinCost: 5e3, MaxCost: 3e8}
+	case schemas.Python:
+		return Scale{Floor: 1000, MinCost: 1e5, MaxCost: 3e8}
 	}
 	return Scale{Floor: 1000, MinCost: 3e4, MaxCost: 3e8}
+}
+
+// subtractEmpty: a void function whose array arguments the harness prints after
+// each call, work inside the calls' bracket that grows with the size.
+func subtractEmpty(params []schemas.Param, returns string) bool {
+	if ret, err := values.ParseType(returns); err != nil || ret.Base != values.Void || ret.Dims > 0 {
+		return false
+	}
+	for _, p := range params {
+		if t, err := values.ParseType(p.Type); err == nil && t.Dims > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // NewProfileMeter returns a meter with the profile options opt (limits, WorkDir,
@@ -141,9 +163,12 @@ func (pm *ProfileMeter) Measure(ctx context.Context, lang string, cands []execut
 		}
 		defer func() { <-pm.Slots }()
 	}
-	base, err := pm.emptyCost(ctx, lang, params, returns, tests)
-	if err != nil {
-		return nil, err
+	var base float64
+	if subtractEmpty(params, returns) {
+		var err error
+		if base, err = pm.emptyCost(ctx, lang, params, returns, tests); err != nil {
+			return nil, err
+		}
 	}
 	reps, errs, err := profile.ProfileSuite(ctx, lang, cands, params, returns, tests, pm.options(limit))
 	if err != nil {
