@@ -495,7 +495,7 @@ func (l *ladder) walk(ctx context.Context, lang string, gold execute.Candidate) 
 	case !ok: // the gold fails at the stress size on these inputs: smaller
 		for s := 0; s < o.MaxSteps && !ok && l.valid(j-1); s++ {
 			j--
-			if c, ok, err = at(j); err != nil {
+			if _, ok, err = at(j); err != nil {
 				return nil, err
 			}
 		}
