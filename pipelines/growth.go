@@ -98,6 +98,7 @@ func withSuiteOnly(it EfficiencyItem, emit func(EfficiencyItem)) {
 	}
 	if len(keep) > 0 {
 		it.Item.Tasks = keep
+		growthMeter.AddTotal(1) // counted here, before any is measured
 		emit(it)
 	}
 }
@@ -120,7 +121,6 @@ func (f *growthFn) ProcessElement(ctx context.Context, _ string, items func(*Eff
 	if !items(&it) || !checked(&ep) {
 		return nil
 	}
-	growthMeter.AddTotal(1)
 	defer growthMeter.Done(1)
 	o := f.Options
 	cache, err := countCache(ctx, o.CountCache)
