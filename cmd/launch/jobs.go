@@ -25,6 +25,7 @@ const (
 	jobProperties  jobKind = "properties"
 	jobSimilarity  jobKind = "similarity"
 	jobAugment     jobKind = "augment"
+	jobGrowth      jobKind = "growth"
 )
 
 // jobDef is what one --job builds, writes and prints; one table of them keeps the

@@ -147,7 +147,7 @@ func run() error {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job: evaluate (CA, pass rate), mbta (mutation analysis), efficiency (TRACE Beyond; --limit: tasks per direction), consistency, properties (k-safety), similarity (--from) or augment (new tests valid by the golds)")
+		job                  = flag.String("job", "evaluate", "job: evaluate (CA, pass rate), mbta (mutation analysis), efficiency (TRACE Beyond; --limit: tasks per direction), consistency, properties (k-safety), similarity (--from), augment (new tests valid by the golds) or growth (complexity)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -223,6 +223,7 @@ func run() error {
 		jobConsistency: consistencyJob(),
 		jobSimilarity:  similarityJob(),
 		jobAugment:     augmentJob(*mutSeed, *mutMax),
+		jobGrowth:      growthJob(),
 		jobProperties: {
 			tables:        pipelines.PropertiesTables,
 			variantLimits: true,
