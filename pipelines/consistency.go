@@ -14,7 +14,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// ConsistencyTables are the tables written by the consistency job (seed 004).
+// ConsistencyTables are the tables written by the consistency job (TransRepair).
 var ConsistencyTables = []string{"variants", "translations", "executions", "consistency_results", "repairs", "scores", "errors"}
 
 func init() {
@@ -33,7 +33,7 @@ func init() {
 	beam.RegisterFunction(splitConsGroups)
 }
 
-// BuildConsistency adds the consistency job (seed 004: context-similar variants,
+// BuildConsistency adds the consistency job (TransRepair: context-similar variants,
 // Algorithm 1 and execution consistency, black-box repair) to s, wired as
 // BuildMBTA is: Load, Expand (generate and run the variants), Translate, Execute
 // (run the translations, judge the pairs, repair), a score per (translator,

@@ -28,7 +28,7 @@ import (
 // EfficiencyTables are the tables written by the efficiency job.
 var EfficiencyTables = []string{"profiles", "scores", "errors", "noise"}
 
-// EfficiencyOptions configure the efficiency job (seed 002, TRACE).
+// EfficiencyOptions configure the efficiency job (TRACE).
 type EfficiencyOptions struct {
 	// PerDirection keeps at most this many tasks per direction (0 = all), chosen
 	// by a hash of the problem id (SampleTasks).
@@ -140,7 +140,7 @@ func init() {
 	beam.RegisterFunction(keyEffProblem)
 }
 
-// BuildEfficiency adds the efficiency job (seed 002, TRACE) to s: read the TRACE
+// BuildEfficiency adds the efficiency job (TRACE) to s: read the TRACE
 // corpora and their stress suites and sample tasks per direction (Load), check
 // every translation on the default tests (Check: transforms/evaluate, oracle: the
 // ground-truth target), profile the ground truth and the passing translations

@@ -16,7 +16,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// PropertiesTables are the tables written by the properties job (seed 001).
+// PropertiesTables are the tables written by the properties job (NOMOS).
 var PropertiesTables = []string{"variants", "transformations", "translations", "property_results", "scores", "errors", SearchTable}
 
 // PropertiesOptions select the metamorphic variants.
@@ -49,7 +49,7 @@ func init() {
 	beam.RegisterFunction(checkSecondsRow)
 }
 
-// BuildProperties adds the k-safety properties job (seed 001) to s, wired as
+// BuildProperties adds the k-safety properties job (NOMOS) to s, wired as
 // BuildMBTA is: Load, Expand (each source function's metamorphic variants and
 // merge partner, run), Translate, Execute (run the translations, check the 38
 // properties: transforms/properties), a score per (translator, corpus, direction),

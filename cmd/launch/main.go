@@ -54,7 +54,7 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-// Flags of --job efficiency (seed 002, TRACE); --limit is its number of tasks per direction.
+// Flags of --job efficiency (TRACE); --limit is its number of tasks per direction.
 var (
 	effRepetitions = flag.Int("repetitions", 0, "efficiency: measured runs per profile (default 5)")
 	effTimeLimit   = flag.Duration("profile-time-limit", 0, "efficiency: CPU limit of one whole-stress-suite run (default 60s; TRACE 180s)")
@@ -71,7 +71,7 @@ var (
 // killed midway and started again skips what it ran); "off" disables it.
 var execCache = flag.String("cache", "", "execution cache: directory or bucket URL of program results keyed by content, so a rerun skips what ran (default .cache/exec; off: none)")
 
-// Flags of --job similarity (seed 003).
+// Flags of --job similarity (RUBY).
 var (
 	simFrom      = flag.String("from", "", "similarity: output directory of an evaluate job whose translations are scored")
 	simBootstrap = flag.Int("bootstrap", 200, "similarity: bootstrap resamples for the 95% intervals (0: none)")

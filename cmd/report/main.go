@@ -3,10 +3,10 @@
 //	report fidelity OUT   harness fidelity per language pair, and every disagreement
 //	                      not explained by integer overflow or floating point
 //	report scores OUT     CA and pass rate per translator, corpus and direction
-//	report efficiency OUT Pass and Beyond per model and direction (seed 002 Table 15)
+//	report efficiency OUT Pass and Beyond per model and direction (TRACE Table 15)
 //	report html OUT       everything above as one page, OUT/report/index.html
 //	report table15 OUT [EFF_OUT]  Pass (and Beyond, Table 14 with EFF_OUT) against
-//	                      seed 002's Table 15, cell by cell (report/table15)
+//	                      TRACE's Table 15, cell by cell (report/table15)
 //	report table14 EFF_OUT  only the Beyond order against Table 15 (rho with bootstrap
 //	                      intervals, with and without three models) and Table 14
 //	report repro EFF_A EFF_B  two efficiency runs of the same tasks: equal counts,

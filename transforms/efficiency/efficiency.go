@@ -1,4 +1,4 @@
-// Package efficiency is the domain side of the efficiency job (seed 002, TRACE):
+// Package efficiency is the domain side of the efficiency job (TRACE):
 // task sampling, the default-test check, Beyond scores against each task's
 // reference set, their aggregation and the machine-noise summaries. Plain Go, no
 // Beam: the pipelines' DoFns and the report printers call it, the tests call it
@@ -38,7 +38,7 @@ const (
 	// SubsetSelected keeps the tasks that pass TaskSelection on our reference set.
 	SubsetSelected = "selected"
 	// SubsetEveryTask is every task evaluated on its default tests, with or without
-	// a stress suite (only tasks and pass_rate): the Pass of seed 002's Table 15,
+	// a stress suite (only tasks and pass_rate): the Pass of TRACE's Table 15,
 	// which covers every task of a direction, where the shared sample ships stress
 	// suites for only some (into C++, 24 of 62 and 15 of 47).
 	SubsetEveryTask = "every_task"
@@ -478,7 +478,7 @@ func (o *TaskOutcome) groundTruth() (schemas.ProfileRow, bool) {
 	return schemas.ProfileRow{}, false
 }
 
-// Aggregate computes the scores of seed 002 from scored task outcomes
+// Aggregate computes the scores of TRACE from scored task outcomes
 // (ScoreTask), in long format with oracle "target_gold":
 //
 //   - per translator and direction, and pooled over directions (src = tgt = "*"),
@@ -629,7 +629,7 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			}
 			bootstrapRows(outs, d, subset, translators, inScope, emit)
 		}
-		// Correlations across translators (seed 002, appendix B.3).
+		// Correlations across translators (TRACE, appendix B.3).
 		var pass, btp, bmp []float64
 		for _, tr := range translators {
 			if p, ok := pool[subset][tr]; ok && !math.IsNaN(p.btp) {

@@ -1,5 +1,5 @@
 // Package profile is the profiling mode of the execution engines, for efficiency
-// work (SPEC section 4; seed 002, TRACE): it measures a candidate's execution time
+// work (SPEC section 4; TRACE): it measures a candidate's execution time
 // (ET: CPU time, user+sys) and peak memory (PM: peak resident set size) on a whole
 // stress suite, as the mean over repetitions.
 //

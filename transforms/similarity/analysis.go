@@ -25,7 +25,7 @@ const (
 	MetricRUBY        Metric = "ruby"
 )
 
-// Metrics in report order: seed 003's three levels, RUBY, BLEU, then the newer two.
+// Metrics in report order: RUBY's three levels, RUBY, BLEU, then the newer two.
 var Metrics = []Metric{MetricSTS, MetricTRS, MetricGRS, MetricRUBY, MetricBLEU, MetricCodeBLEU, MetricCrystalBLEU}
 
 // Value of metric m in row r.
@@ -403,7 +403,7 @@ func lead(run string, g Group, rows []schemas.SimilarityRow, best, second Metric
 
 // counterexamples counts, per direction and overall, the pairs of translations of
 // the same problem (by different translators) that CA orders strictly and the
-// metric orders the other way: seed 003's counterexamples to "a higher score means
+// metric orders the other way: RUBY's counterexamples to "a higher score means
 // a better translation".
 func counterexamples(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
 	type key struct{ problem, src, tgt string }
@@ -457,7 +457,7 @@ func countRows(run, scope, src, tgt string, m Metric, c [2]int64) []schemas.Simi
 
 // system correlates, per direction and over all directions, each translator's mean
 // metric with its pass rate (and mean CA), across translators: Spearman and
-// Kendall tau-b (seed 003's Cond_2, comparing models).
+// Kendall tau-b (RUBY's Cond_2, comparing models).
 func system(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
 	type agg struct {
 		sum      map[Metric]float64
@@ -541,7 +541,7 @@ var paperRows = []struct {
 	{"GNMT", 0.692, 0.734, 0.927, 0.764, 0.658},
 }
 
-// Summary prints the analysis: seed 003's Table II layout with the paper's rows and
+// Summary prints the analysis: RUBY's Table II layout with the paper's rows and
 // ours (Spearman with CA), the best metric per direction and overall, RUBY against
 // BLEU, RUBY's levels and GRS's search, counterexamples and system-level ranks.
 func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityStatRow) {
@@ -569,7 +569,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	fmt.Fprintf(w, "similarity: %d rows: %d without a translation and %d errors (both left out of the statistics), "+
 		"%d translations scored (%d of them empty: kept, they are the translators' output); %d of those joined to execution results and analysed\n",
 		len(rows), none, errs, len(rows)-none-errs, empty, len(use))
-	fmt.Fprintln(w, "\nTable II layout (seed 003): correlation of each metric with semantic correctness.")
+	fmt.Fprintln(w, "\nTable II layout (RUBY): correlation of each metric with semantic correctness.")
 	fmt.Fprintln(w, "Paper: Spearman with human semantic scores (375 Java->C# methods per model).")
 	fmt.Fprintln(w, "Ours: Spearman with CA (execution, target gold as oracle), per model over its translations.")
 	hdr := fmt.Sprintf("%-30s", "model")
@@ -672,7 +672,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	fmt.Fprintln(w, "  (best among metrics defined on every translation; TRS and GRS cover only those that parse / build graphs)")
 	// Printed last, after the counts they summarise.
 	printAnswers := func() {
-		fmt.Fprintln(w, "\nAnswers (seed 003's question on execution; intervals are paired bootstrap 95% of Spearman differences).")
+		fmt.Fprintln(w, "\nAnswers (RUBY's question on execution; intervals are paired bootstrap 95% of Spearman differences).")
 		fmt.Fprintln(w, "Which metric tracks CA best:")
 		for _, a := range answers {
 			if !a.hasLead {
@@ -684,7 +684,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			}
 			fmt.Fprintf(w, "  %-32s %-13s (%s, lead %+.3f [%+.3f,%+.3f])\n", a.label, a.best, verdict, a.lead.Value, a.lead.Lo, a.lead.Hi)
 		}
-		fmt.Fprintln(w, "RUBY against BLEU (seed 003, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
+		fmt.Fprintln(w, "RUBY against BLEU (RUBY, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
 		for _, a := range answers {
 			if !a.hasRB {
 				continue
@@ -735,7 +735,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 		fmt.Fprintf(w, "time per scored translation: median %.2f ms, p99 %.2f ms, max %.1f ms\n",
 			stats.Median(ms), stats.Quantile(ms, 0.99), stats.Quantile(ms, 1))
 	}
-	fmt.Fprintln(w, "\nCounterexamples (seed 003): pairs of translations of one problem that CA orders strictly and the metric the other way.")
+	fmt.Fprintln(w, "\nCounterexamples (RUBY): pairs of translations of one problem that CA orders strictly and the metric the other way.")
 	for _, m := range Metrics {
 		s := fmt.Sprintf("  %-13s", m)
 		for _, d := range dirs {
