@@ -15,7 +15,7 @@ TRACE_MODELS_ALL := $(wildcard $(SHARED)/trace/Ref_Translation/m.*)
 # C++ compare with published ones) or adapt (whatever the translation takes).
 CPP_ARGS ?= gold
 
-.PHONY: all deps build run test test-short test-corpora bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report augment-shared
+.PHONY: all deps build run test test-short test-corpora bench eval-shared eval-shared-all clean vet lint mbta mbta-shared mbta-identity-shared efficiency-shared efficiency-shared-all consistency-shared report augment-shared growth-shared
 
 # Plain `make` builds (the first rule is the default).
 all: build
@@ -245,3 +245,16 @@ augment-shared: build
 	@mkdir -p out
 	$(BIN) --job augment --corpus transcoder:$(SHARED)/transcoder-test --out out/augment --run augment-shared \
 	  $(AUGMENT_FLAGS) | tee out/augment-summary.txt
+
+# Complexity growth (docs/GROWTH.md) of the golds and the translations of the 28
+# recorded TRACE models that pass the default tests: GROWTH_LIMIT tasks with a stress
+# suite per direction (0 = all); counts cached under .cache/exec/count like the
+# efficiency job's.
+GROWTH_LIMIT ?= 4
+GROWTH_FLAGS ?=
+growth-shared: build
+	@test -d $(SHARED) || { echo "growth-shared needs $(SHARED)"; exit 1; }
+	@mkdir -p out
+	$(BIN) --job growth --corpus trace:$(SHARED)/trace $(foreach m,$(TRACE_MODELS_ALL),--translator recorded:$(m)) \
+	  --directions cpp-java,cpp-python,java-cpp,java-python,python-cpp,python-java --limit $(GROWTH_LIMIT) \
+	  --cpp-args $(CPP_ARGS) --out out/growth --run growth-shared $(GROWTH_FLAGS) | tee out/growth-summary.txt

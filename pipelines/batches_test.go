@@ -26,12 +26,12 @@ func init() {
 	beam.RegisterFunction(transformationKey)
 }
 
-// TestPropertiesBatchesMatchShards: the properties stage over keyed batches gives
-// the rows the shard-at-once job gave, which ran properties.Runner on every problem
-// of a compute shard with that shard's problems as merge partners. With two merge
-// groups, a batch holds problems of both groups: each must still take its partners
-// from its own group (the side input), or the merge variants and their property
-// results change.
+// TestPropertiesBatchesMatchShards: the properties stages (Expand, Translate,
+// Execute) over keyed batches give the rows the shard-at-once job gave, which ran
+// properties.Runner on every problem of a compute shard with that shard's problems
+// as merge partners. With two merge groups, a batch holds problems of both groups:
+// each must still take its partners from its own group (the side input), or the
+// merge variants and their property results change.
 func TestPropertiesBatchesMatchShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the engine runs")
@@ -91,7 +91,8 @@ func TestPropertiesBatchesMatchShards(t *testing.T) {
 	// The new stage, in batches the runner spreads.
 	p, s := beam.NewPipelineWithRoot()
 	loaded, _ := Load(s, c.WithDefaults())
-	outs := propertiesStage(s, c.WithDefaults(), o, loaded)
+	cc := c.WithDefaults()
+	outs := PropertiesExecute(s, cc, PropertiesTranslate(s, cc, PropertiesExpand(s, cc, o, loaded)))
 	passert.Equals(s, beam.ParDo(s, propResultKey, Split[schemas.PropertyResultRow](s, outs, "Results")), wantRes...)
 	passert.Equals(s, beam.ParDo(s, transformationKey, Split[schemas.TransformationRow](s, outs, "Transformations")), wantTr...)
 	if err := ptest.Run(p); err != nil {

@@ -46,7 +46,7 @@ func TestEfficiencyScoreCombiner(t *testing.T) {
 		if !outs[i].NoSuite {
 			efficiency.ScoreTask(&outs[i], efficiency.DefaultScoreOptions)
 		}
-		in = append(in, EfficiencyOutput{Outcome: outs[i]})
+		in = append(in, efficiency.Output{Outcome: outs[i]})
 	}
 	var want []any
 	for _, r := range efficiency.Aggregate("r", append([]efficiency.TaskOutcome(nil), outs...)) {

@@ -195,46 +195,6 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	}
 }
 
-// The profiling stage takes the programs suite by suite (each suite is then profiled
-// on one core, its repetitions in rounds: profile.TestProfileSuite), each suite's
-// programs in an order that depends on their content, not on the order they came in.
-func TestEfficiencySuites(t *testing.T) {
-	// The order keeps every job and puts each suite's programs together, in the same
-	// order whatever order they came in.
-	jobs := []effJob{{problem: 0, lang: "java", key: "a"}, {problem: 1, lang: "cpp", key: "c"}, {problem: 0, lang: "java", key: "b"},
-		{problem: 1, lang: "cpp", key: "d"}, {problem: 1, lang: "cpp", key: "e"}}
-	suiteOf := map[string]int{"a": 0, "b": 0, "c": 1, "d": 1, "e": 1}
-	flat := func(suites [][]effJob) (keys []string) {
-		for _, js := range suites {
-			for _, j := range js {
-				if suiteOf[j.key] != suiteOf[js[0].key] {
-					t.Errorf("suite %v mixes programs of two suites", js)
-				}
-				keys = append(keys, j.key)
-			}
-		}
-		return keys
-	}
-	suites := effSuites(jobs)
-	keys := flat(suites)
-	if len(suites) != 2 || len(suites[0]) != 2 || len(suites[1]) != 3 || suiteOf[keys[0]] != 0 {
-		t.Errorf("suites %v: want the two programs of suite 0, then the three of suite 1", suites)
-	}
-	rev := []effJob{jobs[4], jobs[3], jobs[1], jobs[2], jobs[0]}
-	again := flat(effSuites(rev))
-	// within lists the keys of each suite in the order given
-	within := func(keys []string) [2]string {
-		var w [2]string
-		for _, k := range keys {
-			w[suiteOf[k]] += k
-		}
-		return w
-	}
-	if within(keys) != within(again) {
-		t.Errorf("order within suites depends on the input order: %v vs %v", keys, again)
-	}
-}
-
 func effNear(t *testing.T, name string, got, want float64) {
 	t.Helper()
 	if math.Abs(got-want) > 1e-9 {

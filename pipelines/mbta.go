@@ -74,7 +74,7 @@ func MBTADefaults(c Config) Config {
 	return c
 }
 
-// BuildMBTA adds the mutation-based translation analysis pipeline (seed 000) to s:
+// BuildMBTA adds the mutation-based translation analysis pipeline (MBTA) to s:
 // read and merge corpora as BuildEvaluate does, then Expand (mutate and run the
 // source sides), Translate (the original and the non-anomalous mutants) and Execute
 // (run the translations, judge) each problem (transforms/mbta), score each

@@ -15,7 +15,7 @@ var (
 
 // FinishProgress ends the meters' updating lines (on a terminal).
 func FinishProgress() {
-	for _, m := range []*progress.Meter{evalMeter, mbtaMeter, effCheckMeter, effProfileMeter, consMeter, propMeter} {
+	for _, m := range []*progress.Meter{evalMeter, mbtaMeter, effCheckMeter, effProfileMeter, consMeter, propMeter, growthMeter} {
 		m.Finish()
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// PropertiesTables are the tables written by the properties job (seed 001).
+// PropertiesTables are the tables written by the properties job (NOMOS).
 var PropertiesTables = []string{"variants", "transformations", "translations", "property_results", "scores", "errors", SearchTable}
 
 // PropertiesOptions select the metamorphic variants.
@@ -31,9 +31,16 @@ type PropertiesOptions struct {
 }
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*propertiesFn)(nil)).Elem())
+	for _, fn := range []any{&propExpandFn{}, &propTranslateFn{}, &propExecuteFn{}} {
+		beam.RegisterType(reflect.TypeOf(fn).Elem())
+	}
+	register.Emitter1[properties.Expanded]()
+	register.Emitter1[properties.Translated]()
 	register.Emitter1[properties.Output]()
-	beam.RegisterType(reflect.TypeOf((*properties.Output)(nil)).Elem())
+	register.Iter1[properties.Translated]()
+	for _, t := range []any{properties.Expanded{}, properties.Translated{}, properties.Output{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
 	registerTable[schemas.PropertyResultRow]()
 	registerTable[schemas.TransformationRow]()
 	beam.RegisterFunction(splitPropKeyed)
@@ -42,17 +49,17 @@ func init() {
 	beam.RegisterFunction(checkSecondsRow)
 }
 
-// BuildProperties adds the k-safety properties job (seed 001) to s: Load, then the
-// properties stage on batches of problems the runner spreads (expand each source
-// function into metamorphic variants, translate and run them, check the 38
+// BuildProperties adds the k-safety properties job (NOMOS) to s, wired as
+// BuildMBTA is: Load, Expand (each source function's metamorphic variants and
+// merge partner, run), Translate, Execute (run the translations, check the 38
 // properties: transforms/properties), a score per (translator, corpus, direction),
 // the PropertiesTables. Merge takes its second function from the problems of the
 // same merge group (mergeGroup: --compute-shards groups; by default one, every
-// problem), which every batch reads as a side input.
+// problem), which every Expand batch reads as a side input.
 func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	c = c.WithDefaults()
 	items, loadErrs := Load(s, c)
-	outs := propertiesStage(s, c, o, items)
+	outs := PropertiesExecute(s, c, PropertiesTranslate(s, c, PropertiesExpand(s, c, o, items)))
 
 	errs := beam.Flatten(s, loadErrs, Split[schemas.ErrorRow](s, outs, "Errors"))
 	if o.Search.Budget > 0 {
@@ -70,13 +77,31 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 	writeTable[schemas.ErrorRow](s, c.Output, "errors", c.RowsPerFile, errs)
 }
 
-// propertiesStage runs properties.Runner on every problem of items in Batches of
-// problems (one step: the variants kept depend on the source's runs); items is also
-// the side input the merge partners come from.
-func propertiesStage(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
-	s = s.Scope("Properties")
-	return beam.ParDo(s, &propertiesFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups},
+// PropertiesExpand makes and runs each problem's variants
+// (properties.Runner.Expand): which inputs are translated depends on the source's
+// runs, so this runs before Translate. CPU-bound: batches of problems on the
+// worker's shared engines; items is also the side input the merge partners come
+// from.
+func PropertiesExpand(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
+	s = s.Scope("Expand")
+	return beam.ParDo(s, &propExpandFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups},
 		Batches(s, items), beam.SideInput{Input: items})
+}
+
+// PropertiesTranslate translates every valid input of each problem
+// (properties.Runner.Translate): one problem per element after a Reshuffle, no
+// engines, as the evaluate job's Translate.
+func PropertiesTranslate(s beam.Scope, c Config, expanded beam.PCollection) beam.PCollection {
+	s = s.Scope("Translate")
+	return beam.ParDo(s, &propTranslateFn{Run: c.Run, Translators: c.Translators}, beam.Reshuffle(s, expanded))
+}
+
+// PropertiesExecute runs each problem's translations and checks its property
+// instances (properties.Runner.Execute), in batches of problems on the worker's
+// shared engines.
+func PropertiesExecute(s beam.Scope, c Config, translated beam.PCollection) beam.PCollection {
+	s = s.Scope("Execute")
+	return beam.ParDo(s, &propExecuteFn{Exec: execOf(c)}, Batches(s, translated))
 }
 
 // mergeGroup is the group of the problem id among n: merge takes its partners from
@@ -100,9 +125,16 @@ func mergePools(items func(*evaluate.Item) bool, n int) map[int][]schemas.Proble
 	return pools
 }
 
-// propertiesFn runs the properties job on a batch of problems with the worker's
-// shared tools.
-type propertiesFn struct {
+// propRunner is the properties.Runner of a stage's DoFn with the tools it opened.
+func (x Exec) propRunner(t *tools, o PropertiesOptions) *properties.Runner {
+	return &properties.Runner{Run: x.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
+		Limits: x.limits(), Seed: o.Seed, VariantsPer: o.VariantsPer}
+}
+
+var instancesChecked = beam.NewCounter("transmute", "property_instances")
+
+// propExpandFn expands a batch of problems with the worker's shared tools.
+type propExpandFn struct {
 	Exec
 	Options     PropertiesOptions
 	MergeGroups int
@@ -112,42 +144,101 @@ type propertiesFn struct {
 	tools  lazyTools
 }
 
-func (f *propertiesFn) Teardown() error {
+func (f *propExpandFn) Teardown() error {
 	f.tools.release()
 	return nil
 }
 
-var (
-	instancesChecked  = beam.NewCounter("transmute", "property_instances")
-	propertiesBundles = beam.NewCounter("transmute", "bundles_properties")
-)
-
 // StartBundle takes the side input too: Beam requires a DoFn's bundle methods to
 // declare its side inputs.
-func (f *propertiesFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool, _ func(properties.Output)) {
-	propertiesBundles.Inc(ctx, 1)
-	announceCounters(ctx, problemsDone, instancesChecked)
+func (f *propExpandFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool, _ func(properties.Expanded)) {
+	expandBundles.Inc(ctx, 1)
 }
 
-func (f *propertiesFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
-	emit func(properties.Output)) error {
+func (f *propExpandFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
+	emit func(properties.Expanded)) error {
+	// The translators too: Expand asks them which directions they take.
 	t, err := f.tools.get(ctx, f.toolSpec(true))
 	if err != nil {
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &properties.Runner{Run: f.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: f.limits(),
-			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
+		f.runner = f.propRunner(t, f.Options)
 	}
 	if f.pools == nil {
 		f.pools = mergePools(all, f.MergeGroups)
 	}
-	runBatch(batch, func(it evaluate.Item) properties.Output {
+	runBatch(batch, func(it evaluate.Item) properties.Expanded {
 		if f.Progress {
 			propMeter.AddTotal(1)
 		}
-		return f.runner.Evaluate(ctx, it, f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)])
+		return f.runner.Expand(ctx, it, f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)])
+	}, emit)
+	return nil
+}
+
+// propTranslateFn translates one expanded problem with the worker's shared
+// translators.
+type propTranslateFn struct {
+	Run         string
+	Translators []string
+
+	runner *properties.Runner
+	tools  lazyTools
+}
+
+func (f *propTranslateFn) Teardown() error {
+	f.tools.release()
+	return nil
+}
+
+func (f *propTranslateFn) StartBundle(ctx context.Context, _ func(properties.Translated)) {
+	translateBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsTranslated)
+}
+
+func (f *propTranslateFn) ProcessElement(ctx context.Context, ex properties.Expanded, emit func(properties.Translated)) error {
+	t, err := f.tools.get(ctx, toolSpec{Translators: f.Translators})
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		f.runner = &properties.Runner{Run: f.Run, Translators: t.translators}
+	}
+	emit(f.runner.Translate(ctx, ex))
+	problemsTranslated.Inc(ctx, 1)
+	return nil
+}
+
+// propExecuteFn runs and checks a batch of translated problems on the worker's
+// shared engines.
+type propExecuteFn struct {
+	Exec
+	runner *properties.Runner
+	tools  lazyTools
+}
+
+func (f *propExecuteFn) Teardown() error {
+	f.tools.release()
+	return nil
+}
+
+func (f *propExecuteFn) StartBundle(ctx context.Context, _ func(properties.Output)) {
+	executeBundles.Inc(ctx, 1)
+	announceCounters(ctx, problemsDone, instancesChecked)
+}
+
+func (f *propExecuteFn) ProcessElement(ctx context.Context, _ string, batch func(*properties.Translated) bool, emit func(properties.Output)) error {
+	t, err := f.tools.get(ctx, f.toolSpec(false))
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		// Execute needs neither the variant options nor the translators.
+		f.runner = f.propRunner(t, PropertiesOptions{})
+	}
+	runBatch(batch, func(tx properties.Translated) properties.Output {
+		return f.runner.Execute(ctx, tx)
 	}, func(out properties.Output) {
 		problemsDone.Inc(ctx, 1)
 		instancesChecked.Inc(ctx, int64(len(out.Results)))

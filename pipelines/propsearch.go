@@ -22,7 +22,7 @@ const SearchTable = "search"
 // StageSearch is the ErrorRow stage of a search that stopped on an error.
 const StageSearch = "property_search"
 
-// SearchOptions are the property-guided search's settings (seed 001, section 3.3,
+// SearchOptions are the property-guided search's settings (NOMOS, section 3.3,
 // Algorithm 1); Budget 0 leaves the search out.
 type SearchOptions struct {
 	// Budget is the number of model instances (temperatures) tried per problem,

@@ -45,7 +45,7 @@ func TestEfficiencyScoreKeys(t *testing.T) {
 
 	byKey := map[string][]efficiency.TaskOutcome{}
 	for _, o := range outs {
-		keyEffOutcome(EfficiencyOutput{Outcome: o}, func(k string, o efficiency.TaskOutcome) { byKey[k] = append(byKey[k], o) })
+		keyEffOutcome(efficiency.Output{Outcome: o}, func(k string, o efficiency.TaskOutcome) { byKey[k] = append(byKey[k], o) })
 	}
 	if len(byKey) != 3 {
 		t.Fatalf("%d score keys, want 3 (two directions and the pooled key)", len(byKey))
@@ -94,8 +94,8 @@ func init() {
 func TestSplit(t *testing.T) {
 	p, s := beam.NewPipelineWithRoot()
 	outs := beam.Create(s,
-		EfficiencyOutput{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "a"}, {ProblemID: "b"}}}},
-		EfficiencyOutput{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "c"}}}})
+		efficiency.Output{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "a"}, {ProblemID: "b"}}}},
+		efficiency.Output{Outcome: efficiency.TaskOutcome{Profiles: []schemas.ProfileRow{{ProblemID: "c"}}}})
 	ids := beam.ParDo(s, profileID, Split[schemas.ProfileRow](s, outs, "Outcome.Profiles"))
 	passert.Equals(s, ids, "a", "b", "c")
 	problems := beam.Create(s, evaluate.Output{Problem: schemas.Problem{ID: "p1"}}, evaluate.Output{Problem: schemas.Problem{ID: "p2"}})
@@ -124,8 +124,8 @@ func effProf(role schemas.Role, tr string, cpu, rss float64, correct bool) schem
 func TestExecSerialized(t *testing.T) {
 	x := execOf(Config{Run: "r", Translators: []string{"recorded:a"}, Parallelism: 3, CPUTime: 2 * time.Second,
 		WallTime: 5 * time.Second, MemoryBytes: 1 << 30, CppArgs: "gold", WorkDir: "/w", Progress: true, ExecCache: "/c"})
-	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consistencyFn{Exec: x},
-		&propertiesFn{Exec: x, MergeGroups: 2}, &searchFn{Exec: x}} {
+	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consExpandFn{Exec: x}, &consExecuteFn{Exec: x},
+		&propExpandFn{Exec: x, MergeGroups: 2}, &propExecuteFn{Exec: x}, &searchFn{Exec: x}} {
 		b, err := json.Marshal(fn)
 		if err != nil {
 			t.Fatal(err)

@@ -40,7 +40,7 @@ func TestEfficiencySectionsShowTable15(t *testing.T) {
 		}
 		return scores, profiles
 	}
-	const heading = "Against seed 002 (TRACE): our B^P order and Table 14"
+	const heading = "Against TRACE: our B^P order and Table 14"
 	for _, c := range []struct {
 		models []string
 		want   bool

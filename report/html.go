@@ -506,7 +506,7 @@ func sameValue(a, b string) bool {
 
 func efficiency(p *page, r *Run) {
 	idx := scoreIndex(r)
-	p.f("<h2>Efficiency (seed 002)</h2>")
+	p.f("<h2>Efficiency (TRACE)</h2>")
 	cs := cells(r, schemas.MetricBeyondTimePass)
 	p.f("<h3>Beyond per translator and direction (subset all; B^P with 95%% bootstrap intervals)</h3><table><tr><th>translator</th><th>direction</th><th>tasks</th><th>Pass (Wilson 95%%)</th><th>B_T</th><th>B_M</th><th>B^P_T</th><th>B^P_M</th></tr>")
 	var pts []Point
@@ -548,7 +548,7 @@ func efficiency(p *page, r *Run) {
 	}
 	var t15 strings.Builder // the B^P order against Table 15, and Table 14 (report/table15)
 	if err := table15.PrintComparison(&t15, r.Scores, r.Profiles, 0); err == nil && t15.Len() > 0 {
-		p.f("<h3>Against seed 002's Table 15 and Table 14</h3><pre>%s</pre>", esc(strings.TrimSpace(t15.String())))
+		p.f("<h3>Against TRACE's Table 15 and Table 14</h3><pre>%s</pre>", esc(strings.TrimSpace(t15.String())))
 	}
 	var cvs []float64
 	for _, pr := range r.Profiles {

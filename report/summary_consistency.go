@@ -15,7 +15,7 @@ import (
 	"transmute/transforms/consistency"
 )
 
-// PrintConsistencySummary prints, in seed 004's terms: per translator and
+// PrintConsistencySummary prints, in TransRepair's terms: per translator and
 // direction the pairs, the inconsistencies by execution and by each metric
 // (threshold chosen on half the problems, precision/recall/F1 against execution
 // on the other half), the repairs; then how many identifier replacements kept

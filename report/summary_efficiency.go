@@ -17,7 +17,7 @@ import (
 	eff "transmute/transforms/efficiency"
 )
 
-// effDirOrder is the direction order of seed 002's Table 15.
+// effDirOrder is the direction order of TRACE's Table 15.
 var effDirOrder = [][2]string{{"cpp", "java"}, {"cpp", "python"}, {"java", "cpp"}, {"java", "python"}, {"python", "cpp"}, {"python", "java"}}
 
 // effDirName is a direction as Table 15 names it (C++->Java).
@@ -36,7 +36,7 @@ func effDirName(src, tgt string) string {
 }
 
 // PrintEfficiencySummary prints the efficiency scores of a run in the layout of
-// seed 002's Table 15 (Pass, B_T, B_M, B_T^P, B_M^P in %, per model and direction,
+// TRACE's Table 15 (Pass, B_T, B_M, B_T^P, B_M^P in %, per model and direction,
 // with n the tasks scored), then the measurement figures and the correlations.
 func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) error {
 	rows, err := sink.Read[schemas.ScoreRow](ctx, b, "scores")
@@ -98,7 +98,7 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 		if subset == eff.SubsetSelected {
 			title = "our re-selection: tasks passing TRACE's task selection on our measurements (Table 15 covers TRACE's tasks as the benchmark selected them once: compare subset all)"
 		}
-		fmt.Fprintf(w, "\nEfficiency, %s (layout of seed 002 Table 15; %% ; n = tasks scored)\n", title)
+		fmt.Fprintf(w, "\nEfficiency, %s (layout of TRACE Table 15; %% ; n = tasks scored)\n", title)
 		for start := 0; start < len(dirs); start += 3 {
 			block := dirs[start:min(start+3, len(dirs))]
 			fmt.Fprintf(w, "%-28s", "model")

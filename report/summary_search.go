@@ -13,7 +13,7 @@ import (
 )
 
 // SearchSummary is the search's outcome for one translator, corpus and direction:
-// the first step's translation against the returned one (seed 001, section 4.4:
+// the first step's translation against the returned one (NOMOS, section 4.4:
 // passing programs and mean iterations).
 type SearchSummary struct {
 	Translator, Corpus, SrcLang, TgtLang string
@@ -107,7 +107,7 @@ func PrintSearchSummary(ctx context.Context, w io.Writer, b *blob.Bucket) error 
 	if err != nil || len(rows) == 0 {
 		return err
 	}
-	fmt.Fprintln(w, "Property-guided search (seed 001, Algorithm 1): the first step's translation -> the returned one")
+	fmt.Fprintln(w, "Property-guided search (NOMOS, Algorithm 1): the first step's translation -> the returned one")
 	fmt.Fprintf(w, "  %-28s %-12s %8s %18s %20s %10s %14s %8s\n", "translator", "direction", "searches", "passing programs",
 		"mean pass rate", "mean iter", "violation-free", "stopped")
 	for _, s := range SummarizeSearch(rows) {

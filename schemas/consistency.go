@@ -1,13 +1,13 @@
 package schemas
 
-// VariantKindContextSimilar is the VariantRow.Kind of seed 004's context-similar
+// VariantKindContextSimilar is the VariantRow.Kind of TransRepair's context-similar
 // variants; their Operator is "identifier" (a renamed parameter or local) or
 // "literal" (an integer literal n replaced by n+1), Original/Mutated the old and
 // new name or literal.
 const VariantKindContextSimilar = "context_similar"
 
 // ConsistencyRow is one (original, context-similar variant) pair translated by
-// one translator (seed 004 Algorithm 1, and execution).
+// one translator (TransRepair Algorithm 1, and execution).
 type ConsistencyRow struct {
 	Run        string `parquet:"run,dict"`
 	Translator string `parquet:"translator,dict"`
@@ -42,7 +42,7 @@ type ConsistencyRow struct {
 	Detail         string `parquet:"detail,plain"`
 }
 
-// RepairRow is seed 004's black-box repair (Algorithm 2, cross-reference
+// RepairRow is TransRepair's black-box repair (Algorithm 2, cross-reference
 // ranking) of one translation of an original, ranked by one metric.
 type RepairRow struct {
 	Run        string `parquet:"run,dict"`

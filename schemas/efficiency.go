@@ -1,7 +1,7 @@
 package schemas
 
 // ProfileRow is one program profiled on a TRACE task's stress suite by the
-// efficiency job (seed 002, section 4 and appendix A.4): the task's ground-truth
+// efficiency job (TRACE, section 4 and appendix A.4): the task's ground-truth
 // target function, or a translation that passed the task's default tests. Times
 // are CPU (user+sys) or wall milliseconds of one whole-suite run in a fresh
 // process; mean, std (sample) and CV are over the measured repetitions.

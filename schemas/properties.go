@@ -6,7 +6,7 @@ const (
 	VariantMetamorphic = "metamorphic"
 )
 
-// PropertyResultRow is one instance of one k-safety property (seed 001, appendix
+// PropertyResultRow is one instance of one k-safety property (NOMOS, appendix
 // B) for one translator and direction: the programs it relates, and whether all
 // N^k combinations of the translations' samples violate it.
 type PropertyResultRow struct {

@@ -195,7 +195,7 @@ type VariantRow struct {
 	Inputs string `parquet:"inputs,optional,plain"`
 }
 
-// MutantResultRow is the MBTA verdict on one mutant and one translator (seed 000).
+// MutantResultRow is the MBTA verdict on one mutant and one translator (MBTA).
 type MutantResultRow struct {
 	Run        string `parquet:"run,dict"`
 	Translator string `parquet:"translator,dict"`

@@ -1,6 +1,6 @@
 package schemas
 
-// SearchRow is one step of the property-guided search (seed 001, Algorithm 1) for
+// SearchRow is one step of the property-guided search (NOMOS, Algorithm 1) for
 // one problem, translator and direction: the temperature the translator was queried
 // with, the fitness of that model instance on the 38 properties, and its
 // translation of the problem's function.

@@ -1,7 +1,7 @@
 package schemas
 
 // SimilarityRow is one translation's similarity to the reference function in its
-// target language (seed 003; transforms/similarity, docs/SIMILARITY.md), joined to
+// target language (RUBY; transforms/similarity, docs/SIMILARITY.md), joined to
 // its execution results (the evaluate job's CA and pass, target gold as oracle).
 // Metrics are in [0, 1]; NaN where one could not be computed (TRS without two
 // trees, GRS without two graphs). A translation that could not be scored (none

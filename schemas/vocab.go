@@ -71,11 +71,12 @@ const (
 	StageStress         Stage = "stress"
 	StageEfficiency     Stage = "efficiency"
 	StageProfile        Stage = "profile"
+	StageGrowth         Stage = "growth"
 )
 
 // Stages lists every error stage.
 var Stages = []Stage{StageIngest, StageTranslate, StageExecute, StageFidelity, StageEvaluate, StageMBTA,
-	StageProperties, StagePropertySearch, StageConsistency, StageStress, StageEfficiency, StageProfile}
+	StageProperties, StagePropertySearch, StageConsistency, StageStress, StageEfficiency, StageProfile, StageGrowth}
 
 func (s Stage) String() string { return string(s) }
 

@@ -25,6 +25,7 @@ const (
 	jobProperties  jobKind = "properties"
 	jobSimilarity  jobKind = "similarity"
 	jobAugment     jobKind = "augment"
+	jobGrowth      jobKind = "growth"
 )
 
 // jobDef is what one --job builds, writes and prints; one table of them keeps the
@@ -124,11 +125,8 @@ func similarityJob() jobDef {
 			return err
 		},
 		finish: func(ctx context.Context, b *blob.Bucket, m *pipelines.Manifest) error {
-			o, err := similarityOptions()
-			if err != nil {
-				return err
-			}
-			if summary, err = pipelines.FinishSimilarity(ctx, b, m, o); err != nil {
+			var err error
+			if summary, err = pipelines.FinishSimilarity(ctx, b, m); err != nil {
 				return fmt.Errorf("similarity analysis: %w", err)
 			}
 			return nil

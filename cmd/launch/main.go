@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -55,12 +54,12 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-// Flags of --job efficiency (seed 002, TRACE); --limit is its number of tasks per direction.
+// Flags of --job efficiency (TRACE); --limit is its number of tasks per direction.
 var (
 	effRepetitions = flag.Int("repetitions", 0, "efficiency: measured runs per profile (default 5)")
 	effTimeLimit   = flag.Duration("profile-time-limit", 0, "efficiency: CPU limit of one whole-stress-suite run (default 60s; TRACE 180s)")
 	effMemoryMB    = flag.Int64("profile-memory-mb", 0, "efficiency: memory limit of one stress-suite run in MiB (default 4096, as TRACE)")
-	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores, a profiling worker on each (default: all)")
+	effCPUs        = flag.String("profile-cpus", "", "efficiency: comma-separated cores to profile on, a suite per core (default: all)")
 	effReference   = flag.String("reference", "", "efficiency: translators whose correct translations are the reference (default: all)")
 	effRefGold     = flag.Bool("reference-gold", false, "efficiency: the ground truth joins the reference set (not in TRACE)")
 	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's tie floor in within-program stds (0: none)")
@@ -72,7 +71,7 @@ var (
 // killed midway and started again skips what it ran); "off" disables it.
 var execCache = flag.String("cache", "", "execution cache: directory or bucket URL of program results keyed by content, so a rerun skips what ran (default .cache/exec; off: none)")
 
-// Flags of --job similarity (seed 003).
+// Flags of --job similarity (RUBY).
 var (
 	simFrom      = flag.String("from", "", "similarity: output directory of an evaluate job whose translations are scored")
 	simBootstrap = flag.Int("bootstrap", 200, "similarity: bootstrap resamples for the 95% intervals (0: none)")
@@ -116,7 +115,7 @@ func similarityOptions() (pipelines.SimilarityOptions, error) {
 	if *simFrom == "" {
 		return pipelines.SimilarityOptions{}, fmt.Errorf("--job similarity needs --from (an evaluate job's output)")
 	}
-	return pipelines.SimilarityOptions{From: *simFrom, Workers: runtime.NumCPU(), Resamples: *simBootstrap, Seed: 3}, nil
+	return pipelines.SimilarityOptions{From: *simFrom, Resamples: *simBootstrap, Seed: 3}, nil
 }
 
 func main() {
@@ -148,7 +147,7 @@ func run() error {
 		runName              = flag.String("run", "", "run name (default: a UTC timestamp)")
 		workDir              = flag.String("work-dir", "", "cache directory for compiled runners (default: temp)")
 		quiet                = flag.Bool("quiet", false, "no progress line and no summary")
-		job                  = flag.String("job", "evaluate", "job: evaluate (CA, pass rate), mbta (mutation analysis), efficiency (TRACE Beyond; --limit: tasks per direction), consistency, properties (k-safety), similarity (--from) or augment (new tests valid by the golds)")
+		job                  = flag.String("job", "evaluate", "job: evaluate (CA, pass rate), mbta (mutation analysis), efficiency (TRACE Beyond; --limit: tasks per direction), consistency, properties (k-safety), similarity (--from), augment (new tests valid by the golds) or growth (complexity)")
 		mutOps               = flag.String("mutation-operators", "", "mbta: comma-separated muJava operators (default: all 19)")
 		mutMaxOp             = flag.Int("max-mutants-per-operator", 0, "mbta: at most this many mutants per operator and problem (0 = all)")
 		mutMax               = flag.Int("max-mutants", 0, "mbta: at most this many mutants per problem and language (0 = all)")
@@ -224,6 +223,7 @@ func run() error {
 		jobConsistency: consistencyJob(),
 		jobSimilarity:  similarityJob(),
 		jobAugment:     augmentJob(*mutSeed, *mutMax),
+		jobGrowth:      growthJob(),
 		jobProperties: {
 			tables:        pipelines.PropertiesTables,
 			variantLimits: true,

@@ -6,7 +6,7 @@ import (
 	"transmute/pipelines"
 )
 
-// Flags of the property-guided search of --job properties (seed 001, Algorithm 1).
+// Flags of the property-guided search of --job properties (NOMOS, Algorithm 1).
 var (
 	searchBudget = flag.Int("search-budget", 0, "properties: property-guided search, temperatures tried per problem and direction (openai: only; paper: 20; 0: none)")
 	searchStart  = flag.Float64("search-start", pipelines.PaperSearchOptions.Start, "properties: the search's first temperature")

@@ -9,6 +9,7 @@ import (
 
 	"transmute/io/blobs"
 	"transmute/io/sink"
+	"transmute/report"
 	"transmute/report/table15"
 	"transmute/schemas"
 )
@@ -67,4 +68,25 @@ func table14Report(ctx context.Context, b *blob.Bucket) error {
 		return fmt.Errorf("table14: no profiles: not an efficiency run")
 	}
 	return table15.PrintComparison(os.Stdout, scores, profiles, 0)
+}
+
+// reproReport compares two efficiency runs of the same tasks (report.CompareRuns).
+func reproReport(ctx context.Context, outA, outB string) error {
+	var runs [2][]schemas.ProfileRow
+	for i, out := range []string{outA, outB} {
+		b, err := blobs.Open(ctx, out)
+		if err != nil {
+			return err
+		}
+		runs[i], err = sink.Read[schemas.ProfileRow](ctx, b, "profiles")
+		b.Close()
+		if err != nil {
+			return err
+		}
+		if len(runs[i]) == 0 {
+			return fmt.Errorf("repro: %s has no profiles: not an efficiency run", out)
+		}
+	}
+	report.CompareRuns(runs[0], runs[1]).Print(os.Stdout)
+	return nil
 }

@@ -1,5 +1,5 @@
 // Command scriptcheck sets our target-gold verdict beside TransCoder-test's own test
-// scripts (issue 24): it evaluates the recorded translations into one language with
+// scripts: it evaluates the recorded translations into one language with
 // transforms/evaluate (no Beam), runs the benchmark's script of each problem with each
 // distinct translation filled in (sandboxed), and prints per translation both
 // verdicts (TSV on stdout) and per model the agreement and every disagreement's cause

@@ -1,7 +1,7 @@
 // Package paper holds published figures that Transmute's runs are compared with,
 // transcribed from the seed papers' text (../shared/seeds) into TSV files embedded
 // here, so that a report needs neither the seeds nor a path at run time. Only
-// seed 002 (TRACE) so far: Table 15 (Pass and Beyond per model and direction) and
+// TRACE so far: Table 15 (Pass and Beyond per model and direction) and
 // Table 14 (correlations of Pass with Beyond across models).
 package paper
 
@@ -36,7 +36,7 @@ func ParseDirection(s string) (Direction, error) {
 	return Direction{a, b}, nil
 }
 
-// TraceDirections is the direction order of seed 002's Table 15.
+// TraceDirections is the direction order of TRACE's Table 15.
 var TraceDirections = []Direction{
 	{"cpp", "java"}, {"cpp", "python"}, {"java", "cpp"},
 	{"java", "python"}, {"python", "cpp"}, {"python", "java"},
@@ -47,7 +47,7 @@ type Figures struct {
 	Pass, BT, BM, BTP, BMP float64
 }
 
-// Table15Cell is one (model, direction) cell of seed 002's Table 15.
+// Table15Cell is one (model, direction) cell of TRACE's Table 15.
 type Table15Cell struct {
 	// Model is the TRACE directory name (Ref_Translation/m.<Model>), which is also the
 	// recorded translator's name in our runs; Alias is the paper's name (Table 12).
@@ -56,7 +56,7 @@ type Table15Cell struct {
 	Figures
 }
 
-// Table14Row is one correlation of seed 002's Table 14.
+// Table14Row is one correlation of TRACE's Table 14.
 type Table14Row struct {
 	Set           string // full | high_pass
 	Models, Tasks int

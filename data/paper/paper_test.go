@@ -11,7 +11,7 @@ import (
 	"transmute/internal/testenv"
 )
 
-// seedText returns seed 002's text from ../shared/seeds beside the module root or
+// seedText returns TRACE's text from ../shared/seeds beside the module root or
 // /work/shared/seeds, and skips the test when neither has it.
 func seedText(t *testing.T) string {
 	t.Helper()
@@ -30,7 +30,7 @@ func seedText(t *testing.T) string {
 			return string(b)
 		}
 	}
-	t.Skipf("seed 002 not found in %v: a fresh checkout does not have the seeds; skipping", dirs)
+	t.Skipf("TRACE not found in %v: a fresh checkout does not have the seeds; skipping", dirs)
 	return ""
 }
 
@@ -49,7 +49,7 @@ func seedTable15(t *testing.T, text string) (map[string]Figures, map[Direction]F
 		}
 	}
 	if start < 0 {
-		t.Fatal("no \"Table 15:\" line in seed 002")
+		t.Fatal("no \"Table 15:\" line in TRACE")
 	}
 	cells := map[string]Figures{}
 	avg := map[Direction]Figures{}
@@ -226,7 +226,7 @@ func TestTable14AgainstSeed(t *testing.T) {
 	}
 	i := strings.Index(text, "Table 14:")
 	if i < 0 {
-		t.Fatal("no Table 14 in seed 002")
+		t.Fatal("no Table 14 in TRACE")
 	}
 	// The four data rows, in order: "| Pass vs B_T^P | -0.54^\dagger | -0.61^\dagger |".
 	var seed [][2]float64

@@ -1,7 +1,7 @@
 // Package cache is a persistent key-value cache over a gocloud.dev/blob bucket (a
 // local directory by default, or gs://, s3://...). Keys are hashes of what
 // determines a result (translator, model, parameters, prompt, sample), so reruns and
-// retried bundles never pay twice for the same LLM answer (seed 001, section 3.2).
+// retried bundles never pay twice for the same LLM answer (NOMOS, section 3.2).
 package cache
 
 import (

@@ -1,5 +1,5 @@
 // Package stress ingests the stress-test suites of the TRACE benchmark (SPEC section
-// 4, seed 002): Trace_Tests/<lang>/<sample_id>/ holds, for a target language, a test
+// 4, TRACE): Trace_Tests/<lang>/<sample_id>/ holds, for a target language, a test
 // script whose start() calls the translated function (placeholder F_FULL) on many
 // large inputs. Python (<id>.py) and C++ (<id>.cpp) scripts embed the inputs as
 // literals; Java (MAIN.java) reads them from test_<n>/param_idx_<k>.txt files with

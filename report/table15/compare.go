@@ -311,7 +311,7 @@ func PrintComparison(w io.Writer, effScores []schemas.ScoreRow, profiles []schem
 	if len(c.Dirs) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nAgainst seed 002 (TRACE): our B^P order and Table 14 (go run ./cmd/report table15 OUT for every cell)")
+	fmt.Fprintln(w, "\nAgainst TRACE: our B^P order and Table 14 (go run ./cmd/report table15 OUT for every cell)")
 	c.Print(w)
 	return nil
 }

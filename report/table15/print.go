@@ -85,7 +85,7 @@ func Print(w io.Writer, in Input) error {
 		causes = FailureCauses(in.Results)
 	}
 
-	fmt.Fprintf(w, "Pass on TRACE tasks against seed 002's Table 15\nsource: %s\n", src)
+	fmt.Fprintf(w, "Pass on TRACE tasks against TRACE's Table 15\nsource: %s\n", src)
 	fmt.Fprintf(w, "ours = passed/tasks; interval: Wilson 95%% on our tasks; verdict: within %.0f points, or the paper's figure inside the interval, or OUTSIDE\n", PassTolerancePoints)
 	byDir := map[paper.Direction][]PassCell{}
 	for _, c := range pcs {

@@ -1,4 +1,4 @@
-// Package table15 compares a run's TRACE figures with seed 002's Table 15 and
+// Package table15 compares a run's TRACE figures with TRACE's Table 15 and
 // Table 14 (data/paper): Pass per model and direction with its sampling interval
 // and a verdict, the Beyond order of the models per direction (Spearman's rho with
 // a bootstrap interval over tasks), and the correlations of Pass with B^P across
@@ -30,7 +30,7 @@ const (
 	metricPassRateCppConv = "pass_rate_cpp_conversions"
 )
 
-// Tolerance of the Pass comparison (issue 24): within 5 points of the paper, or
+// Tolerance of the Pass comparison: within 5 points of the paper, or
 // the paper's figure inside our 95% interval.
 const (
 	PassTolerancePoints = 5.0

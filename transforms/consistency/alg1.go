@@ -8,7 +8,7 @@ type Hunk struct {
 	AStart, AEnd, BStart, BEnd int
 }
 
-// MaxSlice is the longest slice Algorithm 1 deletes (seed 004 footnote 4: a
+// MaxSlice is the longest slice Algorithm 1 deletes (TransRepair footnote 4: a
 // longer slice is unlikely to be the mutated word's translation).
 const MaxSlice = 5
 
@@ -75,7 +75,7 @@ func Wdiff(a, b []string) []Hunk {
 	return hunks
 }
 
-// ConsistencyScore is seed 004's Algorithm 1 on token sequences: the largest
+// ConsistencyScore is TransRepair's Algorithm 1 on token sequences: the largest
 // similarity between a subsequence of t(s) and one of t(s'), where each
 // subsequence is the translation with one difference slice (at most MaxSlice
 // tokens) deleted, or none. For code it also deletes, at once, every slice of

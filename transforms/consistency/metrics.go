@@ -5,10 +5,10 @@ import (
 	"slices"
 )
 
-// Metric names one of seed 004's four similarity metrics (section 3.2). They are
+// Metric names one of TransRepair's four similarity metrics (section 3.2). They are
 // written here rather than taken from a library: the formulas are the paper's own
 // (normalisations, BLEU taken in both directions), each a few lines, and the
-// project's BLEU of issue 23 lives on another branch (the lead may unify them).
+// project's other BLEU is transforms/similarity's.
 type Metric string
 
 const (
@@ -29,7 +29,7 @@ type IDF struct {
 }
 
 // NewIDF computes w = log((|C|+1)/(f_w+1)) + 1 over the documents. The +1 keeps
-// tokens that every document holds from weighing nothing: seed 004 counts its
+// tokens that every document holds from weighing nothing: TransRepair counts its
 // frequencies over a corpus of millions of sentences, ours over the few
 // translations of one problem, where every keyword would otherwise vanish.
 func NewIDF(docs [][]string) *IDF {

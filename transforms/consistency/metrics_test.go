@@ -77,7 +77,7 @@ func TestMetricsHandValues(t *testing.T) {
 }
 
 func TestWdiffPaperExample(t *testing.T) {
-	// Seed 004: "A B C D F" / "B B C G H F" have slices "A", "D" and "B", "G H".
+	// TransRepair: "A B C D F" / "B B C G H F" have slices "A", "D" and "B", "G H".
 	a, b := toks("A B C D F"), toks("B B C G H F")
 	hs := Wdiff(a, b)
 	var sa, sb []string

@@ -9,7 +9,7 @@ import (
 
 // Role is the part a parameter or local variable plays in its function. Names
 // that play the same role across the corpora are context-similar, the code
-// analogue of seed 004's word pairs whose vectors lie close (section 2.2.1).
+// analogue of TransRepair's word pairs whose vectors lie close (section 2.2.1).
 type Role string
 
 const (

@@ -9,7 +9,7 @@ import (
 )
 
 // Rank orders translations (token sequences; index 0 is the original's) by their
-// mean similarity under metric m to all the others, best first: seed 004's
+// mean similarity under metric m to all the others, best first: TransRepair's
 // cross-reference ranking (section 2.4.3). The runner ranks the variants'
 // translations after mapping them back (MapBack), so that all are translations
 // of the original and a renamed variable does not count as disagreement. Ties

@@ -7,7 +7,7 @@ import "strings"
 // namespace std that code reaches unqualified under `using namespace std` (which
 // the C++ engine puts before every candidate). Taking one would change what a
 // name means in one of the languages a variant may be translated into, the
-// analogue of seed 004's part-of-speech change. std::count and std::size are
+// analogue of TransRepair's part-of-speech change. std::count and std::size are
 // not listed: a local of that name is legal C++ and only hides an algorithm the
 // function does not call (a rename never takes a name the function uses).
 var reservedWords = func() map[string]bool {

@@ -7,7 +7,7 @@ import (
 
 // Labeled is one (original, variant) translation pair: its consistency score
 // under one metric and whether execution found it inconsistent (the label the
-// thresholds are chosen against; seed 004 used manual labels).
+// thresholds are chosen against; TransRepair used manual labels).
 type Labeled struct {
 	Score        float64
 	Inconsistent bool
@@ -52,7 +52,7 @@ func Evaluate(samples []Labeled, t float64) Confusion {
 	return c
 }
 
-// ThresholdGrid is 0.01, 0.02, ..., 1.00: seed 004 searched 0.8 to 1.0 in steps
+// ThresholdGrid is 0.01, 0.02, ..., 1.00: TransRepair searched 0.8 to 1.0 in steps
 // of 0.01; code translations can differ more, so the grid starts lower.
 func ThresholdGrid() []float64 {
 	g := make([]float64, 100)
@@ -63,7 +63,7 @@ func ThresholdGrid() []float64 {
 }
 
 // ChooseThreshold returns the threshold of grid with the best F1 against
-// execution on samples (seed 004 section 4.2, "Threshold learning"); ties, and
+// execution on samples (TransRepair section 4.2, "Threshold learning"); ties, and
 // samples where F1 is undefined everywhere, go to the fewest errors (FP + FN),
 // then to the highest threshold.
 func ChooseThreshold(samples []Labeled, grid []float64) (float64, Confusion) {

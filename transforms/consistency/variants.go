@@ -20,7 +20,7 @@ const (
 	KindLiteral VariantKind = "literal"
 )
 
-// Variant is one context-similar variant of a function (seed 004 section 2.2,
+// Variant is one context-similar variant of a function (TransRepair section 2.2,
 // for code): one name or one literal replaced.
 type Variant struct {
 	// ID is the first 16 hex digits of sha256(lang, kind, Code).
@@ -66,7 +66,7 @@ type Options struct {
 	PerName int
 }
 
-// DefaultOptions: up to 5 identifier variants (seed 004 uses up to 5 mutants per
+// DefaultOptions: up to 5 identifier variants (TransRepair uses up to 5 mutants per
 // sentence for testing) and 2 literal ones per function and language.
 var DefaultOptions = Options{MaxIdentifiers: 5, MaxLiterals: 2, PerName: 1}
 
@@ -184,7 +184,7 @@ func Rename(lang, code, context, old, nw string) (Variant, RefusalReason) {
 }
 
 // replaceLiteral turns the integer literal l into the next integer (the near
-// number of seed 004's number replacement).
+// number of TransRepair's number replacement).
 func replaceLiteral(lang, code string, l literal) (Variant, RefusalReason) {
 	digits, suffix := splitIntLiteral(l.text)
 	n, err := strconv.ParseInt(digits, 10, 64)
@@ -206,7 +206,7 @@ func replaceLiteral(lang, code string, l literal) (Variant, RefusalReason) {
 }
 
 // sameKinds re-parses the variant and checks that it parses cleanly and that
-// every replaced token is still a leaf of kind want (seed 004's structural
+// every replaced token is still a leaf of kind want (TransRepair's structural
 // filter: the replacement keeps its part of speech).
 func sameKinds(lang, newCode string, orig *parsed, starts []int, oldLen int, nw, want string) RefusalReason {
 	q, err := parse(lang, newCode)

@@ -1,4 +1,4 @@
-// Package efficiency is the domain side of the efficiency job (seed 002, TRACE):
+// Package efficiency is the domain side of the efficiency job (TRACE):
 // task sampling, the default-test check, Beyond scores against each task's
 // reference set, their aggregation and the machine-noise summaries. Plain Go, no
 // Beam: the pipelines' DoFns and the report printers call it, the tests call it
@@ -38,7 +38,7 @@ const (
 	// SubsetSelected keeps the tasks that pass TaskSelection on our reference set.
 	SubsetSelected = "selected"
 	// SubsetEveryTask is every task evaluated on its default tests, with or without
-	// a stress suite (only tasks and pass_rate): the Pass of seed 002's Table 15,
+	// a stress suite (only tasks and pass_rate): the Pass of TRACE's Table 15,
 	// which covers every task of a direction, where the shared sample ships stress
 	// suites for only some (into C++, 24 of 62 and 15 of 47).
 	SubsetEveryTask = "every_task"
@@ -238,7 +238,15 @@ const (
 	// CostTime: Beyond from the process's mean CPU time and peak RSS over the
 	// repetitions, with floors from their spread.
 	CostTime = "time"
+	// CostCalls: Beyond from the thread CPU time of the candidate's calls
+	// measured in the process (calls_cpu_mean_ms, start-up excluded) and peak RSS,
+	// with floors from their spread. Profiles of either mode carry it, so a run
+	// can be rescored in it (Rescore).
+	CostCalls = "calls"
 )
+
+// TimeCallsCPU is the calls mode's time measure (ProfileRow.CallsCPUMeanMs).
+const TimeCallsCPU = "calls_cpu_ms"
 
 // Resolution is Beyond's resolution floor: reference values closer than the
 // floor cannot be told apart by the measurement, so they are ties. A task's time
@@ -297,10 +305,13 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 	var et, pm, selT, selM []float64
 	var tSpread, mSpread pooledSpread
 	var refTr int
-	count := opt.Cost == CostCount
+	count, calls := opt.Cost == CostCount, opt.Cost == CostCalls
 	cost := func(p *schemas.ProfileRow) (float64, float64) {
-		if count {
+		switch {
+		case count:
 			return float64(p.Instructions), math.Max(p.AllocPeakKB, 0)
+		case calls:
+			return p.CallsCPUMeanMs, p.RSSMeanKB
 		}
 		return p.CPUMeanMs, p.RSSMeanKB
 	}
@@ -327,7 +338,11 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 		pm = append(pm, m)
 		selT = append(selT, p.CPUMeanMs)
 		selM = append(selM, p.RSSMeanKB)
-		tSpread.add(p.Repetitions, p.CPUStdMs)
+		if calls {
+			tSpread.add(p.Repetitions, p.CallsCPUStdMs)
+		} else {
+			tSpread.add(p.Repetitions, p.CPUStdMs)
+		}
 		mSpread.add(p.Repetitions, p.RSSStdKB)
 		if p.Role == schemas.RoleTranslation {
 			refTr++
@@ -361,6 +376,8 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 		p.TimeMeasure, p.MemMeasure, p.CostMode = TimeProcessCPU, MemPeakRSS, CostTime
 		if count {
 			p.TimeMeasure, p.MemMeasure, p.CostMode = TimeInstructions, MemAllocPeak, CostCount
+		} else if calls {
+			p.TimeMeasure, p.CostMode = TimeCallsCPU, CostCalls
 		}
 		p.FloorTime, p.FloorMemKB = o.FloorTime, o.FloorMemKB
 		p.NoSignalTime, p.NoSignalMem = o.NoSignalTime, o.NoSignalMem
@@ -461,7 +478,7 @@ func (o *TaskOutcome) groundTruth() (schemas.ProfileRow, bool) {
 	return schemas.ProfileRow{}, false
 }
 
-// Aggregate computes the scores of seed 002 from scored task outcomes
+// Aggregate computes the scores of TRACE from scored task outcomes
 // (ScoreTask), in long format with oracle "target_gold":
 //
 //   - per translator and direction, and pooled over directions (src = tgt = "*"),
@@ -612,7 +629,7 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			}
 			bootstrapRows(outs, d, subset, translators, inScope, emit)
 		}
-		// Correlations across translators (seed 002, appendix B.3).
+		// Correlations across translators (TRACE, appendix B.3).
 		var pass, btp, bmp []float64
 		for _, tr := range translators {
 			if p, ok := pool[subset][tr]; ok && !math.IsNaN(p.btp) {

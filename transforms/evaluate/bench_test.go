@@ -13,9 +13,9 @@ import (
 	"transmute/transforms/values"
 )
 
-// BenchmarkLoopingGold is issue 24's slow case in small: a problem whose gold loops
+// BenchmarkLoopingGold is a slow case of the shared corpora in small: a problem whose gold loops
 // on 8 of its 10 tests, translated by 28 translators into 7 distinct programs that
-// loop as the gold does. The naive way (the evaluator before issue 24) runs the gold
+// loop as the gold does. The naive way (the evaluator before this schedule) runs the gold
 // and every translation in one engine call on every test: each translation pays a
 // timeout, one after another. Evaluate runs the golds first, then each distinct
 // translation once on the 2 tests an oracle decides, in chunks over the engine's

@@ -3,7 +3,7 @@
 // translations (one batch per target language, so each engine starts once per
 // problem), compare golds across languages (harness fidelity), and compare every
 // translation test by test against two oracles: the source function's outputs
-// (cross-language, seed 000 eq. 2) and the gold target function's outputs (the
+// (cross-language, MBTA eq. 2) and the gold target function's outputs (the
 // benchmarks' own convention). It is plain Go; the pipeline wraps it in a DoFn.
 package evaluate
 

@@ -14,7 +14,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// How a problem's programs are scheduled (issue 24). The golds run first, all
+// How a problem's programs are scheduled. The golds run first, all
 // languages at once; then each gold's second run (nondeterminism) on the tests where
 // the first returned a value, and beside it the distinct translations into each
 // language in chunks of at most ChunkCandidates, all chunks of all languages at once

@@ -1,6 +1,6 @@
 // Package fidelity compares the gold functions of a problem across languages, test
 // by test, and classifies every disagreement by cause. The source function's outputs
-// are the oracle of cross-language scores (seed 000, eq. 2), so a test on which the
+// are the oracle of cross-language scores (MBTA, eq. 2), so a test on which the
 // golds themselves disagree for a reason of the languages (Java and C++ integers wrap
 // around where Python's grow; floating point differs in the last digits) is marked
 // language-dependent, and every score is also computed without such tests.

@@ -1,4 +1,4 @@
-// Package inspect holds the syntactic program-inspection functions of seed 001
+// Package inspect holds the syntactic program-inspection functions of NOMOS
 // (NOMOS for code translation, appendix A.2): arity, numConditionals and numLoops,
 // defined once per language by tree-sitter queries (docs/PROPERTIES.md says what
 // counts as a conditional or a loop), and the function-locating helpers that the

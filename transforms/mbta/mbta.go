@@ -56,7 +56,7 @@ type Runner struct {
 	// plus MutantTimeFloor (wall: twice that plus MutantTimeFloor), within Limits.
 	// A mutant that loops then costs a fraction of the fixed limit; a mutant slower
 	// than that becomes anomalous (a timeout), as in PIT's timeout factor. 0 keeps
-	// the fixed Limits for every mutant, as seed 000 does with its 3 s threshold.
+	// the fixed Limits for every mutant, as MBTA does with its 3 s threshold.
 	MutantTimeFactor float64
 	MutantTimeFloor  time.Duration
 }

@@ -1,5 +1,4 @@
-// Package metamorph holds the seven program transformations of seed 001 (NOMOS for
-// code translation, appendix A.1) over Java, Python and C++ functions: renameParam,
+// Package metamorph holds the seven program transformations of NOMOS over Java, Python and C++ functions: renameParam,
 // addParam, addConditional and addLoop keep the function's input/output behaviour;
 // rmLoop and chBranchCond may change it; merge joins two functions into one with an
 // extra boolean parameter that selects which body runs. Each variant carries its own
@@ -32,7 +31,7 @@ import (
 	"transmute/transforms/mutate"
 )
 
-// Transformation names a program transformation, as seed 001 spells it.
+// Transformation names a program transformation, as NOMOS spells it.
 type Transformation string
 
 // The seven transformations of appendix A.1.

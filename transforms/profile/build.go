@@ -374,7 +374,11 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 		// (C2's profile-driven decisions); with C1 alone by under 0.001%, at 40% of
 		// the CPU (C2's compiler thread runs under valgrind too). -Xint is exact
 		// but counts 8x the instructions of another cost model.
-		p.countArgs = append(append(append([]string{}, jvm...), countJVMArgs...), main...)
+		args := countJVMArgs
+		if opt.CountInterpreted {
+			args = countJVMArgsInt
+		}
+		p.countArgs = append(append(append([]string{}, jvm...), args...), main...)
 	}
 	return p, "", nil
 }

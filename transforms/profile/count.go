@@ -44,6 +44,9 @@ var countValgrindArgs = []string{"--tool=callgrind", "--instr-atstart=no", "--co
 var countJVMArgs = []string{"-Xbatch", "-XX:TieredStopAtLevel=1", "-XX:+UnlockDiagnosticVMOptions",
 	"-XX:GuaranteedSafepointInterval=0", "-Dtm.alloc=1"}
 
+// countJVMArgsInt replace them under Options.CountInterpreted.
+var countJVMArgsInt = []string{"-Xint", "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0", "-Dtm.alloc=1"}
+
 // CountEnv is the environment of every counted run: a fixed hash seed, without
 // which CPython's counts move by 0.1-0.3% from run to run.
 var CountEnv = []string{"PYTHONHASHSEED=0"}
@@ -134,7 +137,7 @@ func countKey(lang string, s *suite, c execute.Candidate, opt Options) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, p := range []any{HarnessVersion(), tc, lang, s.params, s.returns, s.tests, opt.Repetitions,
-		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry} {
+		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry, opt.CountInterpreted} {
 		_ = enc.Encode(p)
 	}
 	return hex.EncodeToString(h.Sum(nil))

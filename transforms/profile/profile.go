@@ -1,5 +1,5 @@
 // Package profile is the profiling mode of the execution engines, for efficiency
-// work (SPEC section 4; seed 002, TRACE): it measures a candidate's execution time
+// work (SPEC section 4; TRACE): it measures a candidate's execution time
 // (ET: CPU time, user+sys) and peak memory (PM: peak resident set size) on a whole
 // stress suite, as the mean over repetitions.
 //
@@ -90,6 +90,11 @@ type Options struct {
 	// callgrind runs a program 20-60 times slower).
 	Count          bool
 	CountTimeLimit time.Duration
+	// CountInterpreted counts Java programs under the bytecode interpreter alone
+	// (-Xint instead of C1): a cost per bytecode that does not change when the
+	// JIT compiles a loop part-way, as it does at some input sizes and not others
+	// (transforms/growth compares costs across sizes).
+	CountInterpreted bool
 	// Cache, when set in the count mode, keeps every report by content (the
 	// harness version, the toolchain, the suite, the options and the program: see
 	// countKey): a program counted before is not run again. Toolchain, when set,

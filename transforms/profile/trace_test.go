@@ -121,7 +121,7 @@ func TestTraceGroundTruthStability(t *testing.T) {
 	t.Logf("profiled %d tasks (%v), %d failed", len(rows), perLang, failures)
 	t.Logf("median CV of CPU time: %.2f%% (target < 3%%)", 100*Median(cvs))
 	// Overhead here is the harness's start-up inside the measured programs (the
-	// empty candidate's CPU), not issue 7's "CPU outside the measured programs",
+	// empty candidate's CPU), not "CPU outside the measured programs",
 	// which the efficiency job reports for a whole run.
 	t.Logf("harness start-up share of measured CPU: median %.1f%%, overall %.1f%%",
 		100*Median(shares), 100*float64(sumOver)/float64(sumMean))

@@ -1,5 +1,4 @@
-// Package properties holds the 38 k-safety properties of seed 001 (NOMOS for code
-// translation, appendix B) and their checking: the five program inspections
+// Package properties holds the 38 k-safety properties of NOMOS and their checking: the five program inspections
 // (arity, numConditionals, numLoops from transforms/inspect; compiles from the
 // engine's compile status; retValues, the outputs on the tests), one relation per
 // property exactly as the appendix states it, and the beam-size rule of section

@@ -1,4 +1,4 @@
-// Package propsearch is the property-guided search of seed 001 (section 3.3,
+// Package propsearch is the property-guided search of NOMOS (section 3.3,
 // Algorithm 1): it queries a translator with mutated parameters (the temperature)
 // until a translation violates none of the properties, or keeps the best by a
 // lexicographic fitness. Plain Go, no Beam.
@@ -22,7 +22,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// SearchConfig holds the parameters of the property-guided search (seed 001,
+// SearchConfig holds the parameters of the property-guided search (NOMOS,
 // section 3.3, Algorithm 1). The paper's: budget 20, start temperature 0.1, Gaussian
 // mutation with mean 0 and variance 0.01.
 type SearchConfig struct {

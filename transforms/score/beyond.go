@@ -2,7 +2,7 @@ package score
 
 import "math"
 
-// Beyond is the efficiency score of seed 002, section 4 (after Mercury):
+// Beyond is the efficiency score of TRACE, section 4 (after Mercury):
 //
 //	B_X(c) = (r_max - clip(x_c, r_min, r_max)) / (r_max - r_min) * 100
 //
@@ -52,7 +52,7 @@ func BeyondScores(correct []bool, scores []float64) (b, bp float64, nCorrect int
 }
 
 // Inefficiency is x over the best (smallest) value of the reference set; a
-// translation is notably inefficient above 2 (seed 002, section 5.2).
+// translation is notably inefficient above 2 (TRACE, section 5.2).
 func Inefficiency(x float64, ref []float64) float64 {
 	if len(ref) == 0 {
 		return math.NaN()

@@ -33,7 +33,7 @@ type BeyondBootstrap struct {
 // order. A resample in which a translator has no correct translation has no B^P
 // for it: it is left out of that translator's interval, and it does not keep the
 // order. tasks[i][j] is translator j's entry on task i. seed makes the result
-// reproducible. With seed 002's tasks this says how far a Beyond ranking of a few
+// reproducible. With TRACE's tasks this says how far a Beyond ranking of a few
 // hundred tasks can be trusted.
 func BootstrapBeyondPass(tasks [][]BeyondEntry, resamples int, level float64, seed uint64) BeyondBootstrap {
 	nt := 0

@@ -269,7 +269,7 @@ func (a *CAAcc) Scores(run string, k Key) []schemas.ScoreRow {
 			maxN = max(maxN, len(bySample))
 		}
 		if maxN > 1 && len(ga.Samples) > 0 {
-			// n samples (seed 001's beam semantics): a problem passes "any of n" when
+			// n samples (NOMOS's beam semantics): a problem passes "any of n" when
 			// one sample passes, "all of n" when every sample does.
 			np := len(ga.Samples)
 			emit(schemas.MetricPassRateAnyOfN, float64(anyOf)/float64(np), np)

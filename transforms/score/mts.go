@@ -6,7 +6,7 @@ import (
 	"transmute/transforms/values"
 )
 
-// Verdicts of mutation-based translation analysis (seed 000, section 3).
+// Verdicts of mutation-based translation analysis (MBTA, section 3).
 const (
 	Anomalous = "anomalous"
 	Killed    = "killed"

@@ -1,7 +1,7 @@
 // Package score aggregates result rows into the scores of SPEC section 6 that need
-// only execution results: computational accuracy (CA, seed 000 section 4.4) overall and
+// only execution results: computational accuracy (CA, MBTA section 4.4) overall and
 // per problem (mean, median, std), pass rate (share of problems passing every test,
-// seed 002), and counts of program statuses. Rows come in long format (ScoreRow).
+// TRACE), and counts of program statuses. Rows come in long format (ScoreRow).
 package score
 
 import "transmute/schemas"

@@ -1,6 +1,6 @@
 // Package scriptcheck runs TransCoder-test's own test scripts (testscript/<lang>/<id>.<ext>)
 // with a translation filled in, as the benchmark does, so that our target-gold verdict
-// can be set beside the benchmark's (issue 24). A script holds f_gold, a "TOFILL"
+// can be set beside the benchmark's. A script holds f_gold, a "TOFILL"
 // marker where the candidate goes as f_filled, and a main that compares
 // f_filled(args) == f_gold(args) on its inputs and prints "#Results: <passed>, <total>".
 // Scripts run in the sandbox: the translations are untrusted code. Python scripts run

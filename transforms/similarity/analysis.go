@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"sync"
 
 	"transmute/schemas"
 	"transmute/transforms/stats"
@@ -26,7 +25,7 @@ const (
 	MetricRUBY        Metric = "ruby"
 )
 
-// Metrics in report order: seed 003's three levels, RUBY, BLEU, then the newer two.
+// Metrics in report order: RUBY's three levels, RUBY, BLEU, then the newer two.
 var Metrics = []Metric{MetricSTS, MetricTRS, MetricGRS, MetricRUBY, MetricBLEU, MetricCodeBLEU, MetricCrystalBLEU}
 
 // Value of metric m in row r.
@@ -88,7 +87,6 @@ const (
 type AnalysisOptions struct {
 	Resamples int
 	Seed      uint64
-	Workers   int
 }
 
 func target(t Target, r schemas.SimilarityRow) float64 {
@@ -106,7 +104,7 @@ func target(t Target, r schemas.SimilarityRow) float64 {
 func usable(rows []schemas.SimilarityRow) []schemas.SimilarityRow {
 	var out []schemas.SimilarityRow
 	for _, r := range rows {
-		if r.Status == StatusOK && r.Tests > 0 {
+		if Usable(r) {
 			out = append(out, r)
 		}
 	}
@@ -167,22 +165,33 @@ func appendNum(xs []float64, v float64) []float64 {
 	return append(xs, v)
 }
 
-type group struct {
-	scope, translator, src, tgt string
-	rows                        []schemas.SimilarityRow
-	intervals                   bool // bootstrap every correlation
-	diffs                       bool // bootstrap RUBY - BLEU and the best metric's lead
+// Group is one scope of the analysis: the translations it correlates over, and
+// whether it gets bootstrap intervals of every correlation (Intervals) and the
+// two paired differences (Diffs). Fields are exported for the pipeline's coder.
+type Group struct {
+	Scope, Translator, Src, Tgt string
+	Intervals                   bool // bootstrap every correlation
+	Diffs                       bool // bootstrap RUBY - BLEU and the best metric's lead
 }
 
-// Analyze computes the correlation and count rows of the analysis: per scope, each
-// metric against CA and pass with Spearman, Kendall tau-b and Pearson (bootstrap
-// intervals over all translations and per direction; point values per translator
-// and direction, and per model), the system-level rank correlations across
-// translators, and seed 003's counterexample counts.
-func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schemas.SimilarityStatRow {
+// GroupJob is a group's work: its place in the analysis (Index, which seeds its
+// bootstraps) and its usable rows, in SortRows order.
+type GroupJob struct {
+	Index int
+	Group Group
+	Rows  []schemas.SimilarityRow
+}
+
+// Plan splits the usable rows of all (in the order given) into the analysis'
+// groups: every translation, each direction, the non-empty translations, each
+// model, each translator and direction; each group's rows keep all's order.
+func Plan(all []schemas.SimilarityRow) []GroupJob {
 	rows := usable(all)
-	var groups []group
-	groups = append(groups, group{scope: ScopeAll, src: "*", tgt: "*", rows: rows, intervals: true, diffs: true})
+	var groups []GroupJob
+	add := func(g Group, rs []schemas.SimilarityRow) {
+		groups = append(groups, GroupJob{Index: len(groups), Group: g, Rows: rs})
+	}
+	add(Group{Scope: ScopeAll, Src: "*", Tgt: "*", Intervals: true, Diffs: true}, rows)
 	byDir := map[[2]string][]schemas.SimilarityRow{}
 	byTr := map[[3]string][]schemas.SimilarityRow{}
 	byModel := map[string][]schemas.SimilarityRow{}
@@ -196,91 +205,123 @@ func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schem
 		byModel[r.Translator] = append(byModel[r.Translator], r)
 	}
 	for _, d := range sortedKeys(byDir) {
-		groups = append(groups, group{scope: ScopeDirection, src: d[0], tgt: d[1], rows: byDir[d], intervals: true, diffs: true})
+		add(Group{Scope: ScopeDirection, Src: d[0], Tgt: d[1], Intervals: true, Diffs: true}, byDir[d])
 	}
 	// The check without empty translations bootstraps only the differences: its
 	// size is all translations', and every correlation's interval would add half
 	// again to the analysis' time.
-	groups = append(groups, group{scope: ScopeNonEmpty, src: "*", tgt: "*", rows: nonEmpty, diffs: true})
+	add(Group{Scope: ScopeNonEmpty, Src: "*", Tgt: "*", Diffs: true}, nonEmpty)
 	for _, m := range sortedKeys(byModel) {
-		groups = append(groups, group{scope: ScopeModel, translator: m, src: "*", tgt: "*", rows: byModel[m]})
+		add(Group{Scope: ScopeModel, Translator: m, Src: "*", Tgt: "*"}, byModel[m])
 	}
 	for _, k := range sortedKeys(byTr) {
-		groups = append(groups, group{scope: ScopeTranslator, translator: k[0], src: k[1], tgt: k[2], rows: byTr[k]})
+		add(Group{Scope: ScopeTranslator, Translator: k[0], Src: k[1], Tgt: k[2]}, byTr[k])
 	}
-	type job struct {
-		g group
-		m Metric
-		t Target
-	}
-	var jobs []job
-	for _, g := range groups {
-		for _, m := range Metrics {
-			for _, t := range []Target{TargetCA, TargetPass} {
-				jobs = append(jobs, job{g, m, t})
-			}
-		}
-	}
-	results := make([][]schemas.SimilarityStatRow, len(jobs))
-	workers := max(o.Workers, 1)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				x, y := pairs(j.g.rows, j.m, j.t)
-				c := correlations(x, y)
-				nan := math.NaN()
-				lo, hi := corr{nan, nan, nan}, corr{nan, nan, nan}
-				if j.g.intervals {
-					lo, hi = bootstrap(x, y, o.Resamples, o.Seed+uint64(i))
-				}
-				mk := func(stat string, v, l, h float64) schemas.SimilarityStatRow {
-					return schemas.SimilarityStatRow{Run: run, Scope: j.g.scope, Translator: j.g.translator, SrcLang: j.g.src,
-						TgtLang: j.g.tgt, Metric: string(j.m), Target: string(j.t), Statistic: stat, Value: v, Lo: l, Hi: h, N: int64(len(x))}
-				}
-				results[i] = []schemas.SimilarityStatRow{mk(StatSpearman, c.spearman, lo.spearman, hi.spearman),
-					mk(StatKendall, c.kendall, lo.kendall, hi.kendall), mk(StatPearson, c.pearson, lo.pearson, hi.pearson)}
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	return groups
+}
+
+// Analyze computes the correlation and count rows of the analysis: per scope, each
+// metric against CA and pass with Spearman, Kendall tau-b and Pearson (bootstrap
+// intervals over all translations and per direction; point values per translator
+// and direction, and per model), the system-level rank correlations across
+// translators, and the counterexample counts of Tran et al. (RUBY). It is
+// AnalyzeGroup of every group of Plan, then Overall.
+func Analyze(run string, all []schemas.SimilarityRow, o AnalysisOptions) []schemas.SimilarityStatRow {
 	var out []schemas.SimilarityStatRow
-	for _, r := range results {
-		out = append(out, r...)
+	for _, j := range Plan(all) {
+		out = append(out, AnalyzeGroup(run, j, o)...)
+	}
+	return append(out, Overall(run, all)...)
+}
+
+// AnalyzeGroup computes one group's rows: each metric against CA and pass (with
+// bootstrap intervals when the group has them), then, for a group with Diffs,
+// RUBY against BLEU and the best metric against the runner-up. The bootstraps are
+// seeded by the group's index and the metric, so a group gives the same rows
+// wherever it is computed.
+func AnalyzeGroup(run string, j GroupJob, o AnalysisOptions) []schemas.SimilarityStatRow {
+	g := j.Group
+	var out []schemas.SimilarityStatRow
+	nan := math.NaN()
+	for mi, m := range Metrics {
+		for ti, t := range []Target{TargetCA, TargetPass} {
+			x, y := pairs(j.Rows, m, t)
+			c := correlations(x, y)
+			lo, hi := corr{nan, nan, nan}, corr{nan, nan, nan}
+			if g.Intervals {
+				i := (j.Index*len(Metrics)+mi)*2 + ti
+				lo, hi = bootstrap(x, y, o.Resamples, o.Seed+uint64(i))
+			}
+			mk := func(stat string, v, l, h float64) schemas.SimilarityStatRow {
+				return schemas.SimilarityStatRow{Run: run, Scope: g.Scope, Translator: g.Translator, SrcLang: g.Src,
+					TgtLang: g.Tgt, Metric: string(m), Target: string(t), Statistic: stat, Value: v, Lo: l, Hi: h, N: int64(len(x))}
+			}
+			out = append(out, mk(StatSpearman, c.spearman, lo.spearman, hi.spearman),
+				mk(StatKendall, c.kendall, lo.kendall, hi.kendall), mk(StatPearson, c.pearson, lo.pearson, hi.pearson))
+		}
 	}
 	// RUBY against BLEU, and the best metric against the runner-up, on the same
 	// resamples: the intervals of the differences.
-	for gi, g := range groups {
-		if !g.diffs {
-			continue
-		}
-		out = append(out, rubyMinusBLEU(run, g, o))
+	if g.Diffs {
+		out = append(out, rubyMinusBLEU(run, g, j.Rows, o))
 		if best, second, ok := leaders(out, g); ok {
-			out = append(out, lead(run, g, best, second, o, uint64(gi)))
+			out = append(out, lead(run, g, j.Rows, best, second, o, uint64(j.Index)))
 		}
 	}
-	out = append(out, counterexamples(run, rows)...)
-	out = append(out, system(run, rows)...)
 	return out
 }
 
+// Overall computes the rows over every usable translation at once: the
+// counterexample counts and the system-level correlations.
+func Overall(run string, all []schemas.SimilarityRow) []schemas.SimilarityStatRow {
+	rows := usable(all)
+	return append(counterexamples(run, rows), system(run, rows)...)
+}
+
+// SlimRow is r with only what the analysis reads (usable, Plan, AnalyzeGroup,
+// Overall): the pipeline's analysis stage carries every usable row.
+func SlimRow(r schemas.SimilarityRow) schemas.SimilarityRow {
+	return schemas.SimilarityRow{Translator: r.Translator, ProblemID: r.ProblemID, SrcLang: r.SrcLang, TgtLang: r.TgtLang,
+		Sample: r.Sample, Status: r.Status, BLEU: r.BLEU, CrystalBLEU: r.CrystalBLEU, CodeBLEU: r.CodeBLEU, STS: r.STS,
+		TRS: r.TRS, GRS: r.GRS, RUBY: r.RUBY, HypTokens: r.HypTokens, CA: r.CA, Pass: r.Pass, Tests: r.Tests}
+}
+
+// RowsAcc keeps the usable rows of a run, slimmed, for the analysis: its
+// correlations, bootstraps and counterexamples need every row, as the efficiency
+// job's score accumulator keeps every task. Fields are exported for gob.
+type RowsAcc struct {
+	Rows []schemas.SimilarityRow
+}
+
+// Add keeps r if the analysis uses it.
+func (a *RowsAcc) Add(r schemas.SimilarityRow) {
+	if Usable(r) {
+		a.Rows = append(a.Rows, SlimRow(r))
+	}
+}
+
+// Merge adds o's rows to a.
+func (a *RowsAcc) Merge(o *RowsAcc) { a.Rows = append(a.Rows, o.Rows...) }
+
+// Sorted is the rows in SortRows order, whatever the order they were added in.
+func (a *RowsAcc) Sorted() []schemas.SimilarityRow {
+	rows := append([]schemas.SimilarityRow(nil), a.Rows...)
+	SortRows(rows)
+	return rows
+}
+
+// Usable tells a row the analysis keeps (usable).
+func Usable(r schemas.SimilarityRow) bool { return r.Status == StatusOK && r.Tests > 0 }
+
 // rubyMinusBLEU: Spearman(RUBY, CA) - Spearman(BLEU, CA), with a paired bootstrap
 // interval (both on the same resampled translations).
-func rubyMinusBLEU(run string, g group, o AnalysisOptions) schemas.SimilarityStatRow {
+func rubyMinusBLEU(run string, g Group, rows []schemas.SimilarityRow, o AnalysisOptions) schemas.SimilarityStatRow {
 	var ru, bl, ca []float64
-	for _, r := range g.rows {
+	for _, r := range rows {
 		ru, bl, ca = append(ru, r.RUBY), append(bl, r.BLEU), append(ca, r.CA)
 	}
 	d := stats.Spearman(ru, ca).R - stats.Spearman(bl, ca).R
-	row := schemas.SimilarityStatRow{Run: run, Scope: g.scope, SrcLang: g.src, TgtLang: g.tgt, Metric: string(MetricRUBY),
+	row := schemas.SimilarityStatRow{Run: run, Scope: g.Scope, SrcLang: g.Src, TgtLang: g.Tgt, Metric: string(MetricRUBY),
 		Target: string(TargetCA), Statistic: StatRubyMinusBLEU, Value: d, Lo: math.NaN(), Hi: math.NaN(), N: int64(len(ca))}
 	if o.Resamples <= 0 || len(ca) < 3 {
 		return row
@@ -308,10 +349,10 @@ func definedOnAll(m Metric) bool { return m != MetricTRS && m != MetricGRS }
 
 // leaders are the metrics defined on all translations with the highest and
 // second highest Spearman with CA in group g, from the rows computed so far.
-func leaders(st []schemas.SimilarityStatRow, g group) (best, second Metric, ok bool) {
+func leaders(st []schemas.SimilarityStatRow, g Group) (best, second Metric, ok bool) {
 	v := map[Metric]float64{}
 	for _, r := range st {
-		if r.Scope == g.scope && r.Translator == g.translator && r.SrcLang == g.src && r.TgtLang == g.tgt &&
+		if r.Scope == g.Scope && r.Translator == g.Translator && r.SrcLang == g.Src && r.TgtLang == g.Tgt &&
 			r.Target == string(TargetCA) && r.Statistic == StatSpearman && !math.IsNaN(r.Value) && definedOnAll(Metric(r.Metric)) {
 			v[Metric(r.Metric)] = r.Value
 		}
@@ -332,12 +373,12 @@ func leaders(st []schemas.SimilarityStatRow, g group) (best, second Metric, ok b
 // lead: Spearman(best, CA) - Spearman(second, CA) with a paired bootstrap interval;
 // an interval above 0 says the best metric tracks CA better than the runner-up
 // (and the others trail the runner-up in point estimates).
-func lead(run string, g group, best, second Metric, o AnalysisOptions, seed uint64) schemas.SimilarityStatRow {
+func lead(run string, g Group, rows []schemas.SimilarityRow, best, second Metric, o AnalysisOptions, seed uint64) schemas.SimilarityStatRow {
 	var a, b, ca []float64
-	for _, r := range g.rows {
+	for _, r := range rows {
 		a, b, ca = append(a, best.Value(r)), append(b, second.Value(r)), append(ca, r.CA)
 	}
-	row := schemas.SimilarityStatRow{Run: run, Scope: g.scope, SrcLang: g.src, TgtLang: g.tgt, Metric: string(best),
+	row := schemas.SimilarityStatRow{Run: run, Scope: g.Scope, SrcLang: g.Src, TgtLang: g.Tgt, Metric: string(best),
 		Target: string(TargetCA), Statistic: StatLeadPrefix + string(second),
 		Value: stats.Spearman(a, ca).R - stats.Spearman(b, ca).R, Lo: math.NaN(), Hi: math.NaN(), N: int64(len(ca))}
 	if o.Resamples <= 0 || len(ca) < 3 {
@@ -362,7 +403,7 @@ func lead(run string, g group, best, second Metric, o AnalysisOptions, seed uint
 
 // counterexamples counts, per direction and overall, the pairs of translations of
 // the same problem (by different translators) that CA orders strictly and the
-// metric orders the other way: seed 003's counterexamples to "a higher score means
+// metric orders the other way: RUBY's counterexamples to "a higher score means
 // a better translation".
 func counterexamples(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
 	type key struct{ problem, src, tgt string }
@@ -416,7 +457,7 @@ func countRows(run, scope, src, tgt string, m Metric, c [2]int64) []schemas.Simi
 
 // system correlates, per direction and over all directions, each translator's mean
 // metric with its pass rate (and mean CA), across translators: Spearman and
-// Kendall tau-b (seed 003's Cond_2, comparing models).
+// Kendall tau-b (RUBY's Cond_2, comparing models).
 func system(run string, rows []schemas.SimilarityRow) []schemas.SimilarityStatRow {
 	type agg struct {
 		sum      map[Metric]float64
@@ -500,7 +541,7 @@ var paperRows = []struct {
 	{"GNMT", 0.692, 0.734, 0.927, 0.764, 0.658},
 }
 
-// Summary prints the analysis: seed 003's Table II layout with the paper's rows and
+// Summary prints the analysis: RUBY's Table II layout with the paper's rows and
 // ours (Spearman with CA), the best metric per direction and overall, RUBY against
 // BLEU, RUBY's levels and GRS's search, counterexamples and system-level ranks.
 func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityStatRow) {
@@ -528,7 +569,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	fmt.Fprintf(w, "similarity: %d rows: %d without a translation and %d errors (both left out of the statistics), "+
 		"%d translations scored (%d of them empty: kept, they are the translators' output); %d of those joined to execution results and analysed\n",
 		len(rows), none, errs, len(rows)-none-errs, empty, len(use))
-	fmt.Fprintln(w, "\nTable II layout (seed 003): correlation of each metric with semantic correctness.")
+	fmt.Fprintln(w, "\nTable II layout (RUBY): correlation of each metric with semantic correctness.")
 	fmt.Fprintln(w, "Paper: Spearman with human semantic scores (375 Java->C# methods per model).")
 	fmt.Fprintln(w, "Ours: Spearman with CA (execution, target gold as oracle), per model over its translations.")
 	hdr := fmt.Sprintf("%-30s", "model")
@@ -631,7 +672,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 	fmt.Fprintln(w, "  (best among metrics defined on every translation; TRS and GRS cover only those that parse / build graphs)")
 	// Printed last, after the counts they summarise.
 	printAnswers := func() {
-		fmt.Fprintln(w, "\nAnswers (seed 003's question on execution; intervals are paired bootstrap 95% of Spearman differences).")
+		fmt.Fprintln(w, "\nAnswers (RUBY's question on execution; intervals are paired bootstrap 95% of Spearman differences).")
 		fmt.Fprintln(w, "Which metric tracks CA best:")
 		for _, a := range answers {
 			if !a.hasLead {
@@ -643,7 +684,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 			}
 			fmt.Fprintf(w, "  %-32s %-13s (%s, lead %+.3f [%+.3f,%+.3f])\n", a.label, a.best, verdict, a.lead.Value, a.lead.Lo, a.lead.Hi)
 		}
-		fmt.Fprintln(w, "RUBY against BLEU (seed 003, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
+		fmt.Fprintln(w, "RUBY against BLEU (RUBY, human scores: RUBY 0.75 to 0.82, BLEU 0.52 to 0.66 per model):")
 		for _, a := range answers {
 			if !a.hasRB {
 				continue
@@ -694,7 +735,7 @@ func Summary(w io.Writer, rows []schemas.SimilarityRow, st []schemas.SimilarityS
 		fmt.Fprintf(w, "time per scored translation: median %.2f ms, p99 %.2f ms, max %.1f ms\n",
 			stats.Median(ms), stats.Quantile(ms, 0.99), stats.Quantile(ms, 1))
 	}
-	fmt.Fprintln(w, "\nCounterexamples (seed 003): pairs of translations of one problem that CA orders strictly and the metric the other way.")
+	fmt.Fprintln(w, "\nCounterexamples (RUBY): pairs of translations of one problem that CA orders strictly and the metric the other way.")
 	for _, m := range Metrics {
 		s := fmt.Sprintf("  %-13s", m)
 		for _, d := range dirs {

@@ -37,7 +37,7 @@ func TestAnalyzeLeavesOutMissingTranslations(t *testing.T) {
 		r.Status = StatusNoTranslation
 		rows = append(rows, r)
 	}
-	st := Analyze("r", rows, AnalysisOptions{Resamples: 20, Seed: 1, Workers: 2})
+	st := Analyze("r", rows, AnalysisOptions{Resamples: 20, Seed: 1})
 	find := func(scope string, m Metric, stat string) schemas.SimilarityStatRow {
 		t.Helper()
 		for _, s := range st {

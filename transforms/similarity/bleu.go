@@ -6,7 +6,7 @@ import "math"
 type Smoothing int
 
 const (
-	// SmoothNone is Papineni et al.'s BLEU (and seed 003's equation): any order with no
+	// SmoothNone is Papineni et al.'s BLEU (and RUBY's equation): any order with no
 	// match makes the score 0.
 	SmoothNone Smoothing = iota
 	// SmoothAddOne adds one to the matches and to the possible matches of every order

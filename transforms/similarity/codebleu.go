@@ -80,14 +80,28 @@ func weightedStats(lang string, refToks []string, ref, hyp Ngrams, refLen, hypLe
 		}
 		w[ngramHash([]uint64{hashString(t)})] = wt
 	}
-	for n := range MaxOrder {
+	// Unigrams: the counts are summed per weight (integers) and weighed at the end,
+	// weights in order: summing weighed counts in the map's order made the last
+	// bits vary from run to run, and with them the ties of the rank correlations.
+	possible, matches := map[float64]int32{}, map[float64]int32{}
+	for g, c := range ref[0] {
+		possible[w[g]] += c
+		matches[w[g]] += min(c, hyp[0][g])
+	}
+	weights := make([]float64, 0, len(possible))
+	for wt := range possible {
+		weights = append(weights, wt)
+	}
+	sort.Float64s(weights)
+	for _, wt := range weights {
+		s.Possible[0] += wt * float64(possible[wt])
+		s.Matches[0] += wt * float64(matches[wt])
+	}
+	// Longer n-grams weigh 1: sums of whole numbers, exact in any order.
+	for n := 1; n < MaxOrder; n++ {
 		for g, c := range ref[n] {
-			wt := 1.0
-			if n == 0 {
-				wt = w[g]
-			}
-			s.Possible[n] += wt * float64(c)
-			s.Matches[n] += wt * float64(min(c, hyp[n][g]))
+			s.Possible[n] += float64(c)
+			s.Matches[n] += float64(min(c, hyp[n][g]))
 		}
 	}
 	return s
@@ -251,13 +265,28 @@ func dataflowMatch(ref, hyp []dfEntry) float64 {
 func TrivialNgrams(corpus [][]string, k int) map[uint64]bool {
 	counts := map[uint64]int{}
 	for _, toks := range corpus {
-		g := CountNgrams(HashTokens(toks))
-		for n := range MaxOrder {
-			for h, c := range g[n] {
-				counts[h] += int(c)
-			}
+		addNgramCounts(counts, toks)
+	}
+	out := map[uint64]bool{}
+	for _, h := range topNgrams(counts, k) {
+		out[h] = true
+	}
+	return out
+}
+
+// addNgramCounts adds the n-grams of toks (every order up to MaxOrder) to counts.
+func addNgramCounts(counts map[uint64]int, toks []string) {
+	g := CountNgrams(HashTokens(toks))
+	for n := range MaxOrder {
+		for h, c := range g[n] {
+			counts[h] += int(c)
 		}
 	}
+}
+
+// topNgrams are the k most frequent n-grams of counts (ties: the smaller hash
+// first), sorted by hash.
+func topNgrams(counts map[uint64]int, k int) []uint64 {
 	type kv struct {
 		h uint64
 		c int
@@ -272,9 +301,10 @@ func TrivialNgrams(corpus [][]string, k int) map[uint64]bool {
 		}
 		return all[i].h < all[j].h
 	})
-	out := map[uint64]bool{}
+	out := make([]uint64, 0, min(k, len(all)))
 	for i := 0; i < k && i < len(all); i++ {
-		out[all[i].h] = true
+		out = append(out, all[i].h)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Level is the representation RUBY used for a pair (seed 003 section VI).
+// Level is the representation RUBY used for a pair (RUBY section VI).
 type Level string
 
 const (

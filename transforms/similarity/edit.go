@@ -53,7 +53,7 @@ func Levenshtein[T comparable](a, b []T) int {
 	return int(prev[len(b)])
 }
 
-// STS is seed 003's string similarity 1 - SED / max(len): 1 for two empty sequences.
+// STS is RUBY's string similarity 1 - SED / max(len): 1 for two empty sequences.
 func STS(ref, hyp []string) float64 {
 	n := max(len(ref), len(hyp))
 	if n == 0 {

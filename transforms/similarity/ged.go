@@ -77,7 +77,7 @@ func GED(a, b *PDG, o GEDOptions) GEDResult {
 	return res
 }
 
-// GRS is seed 003's graph similarity 1 - GED / (size + size).
+// GRS is RUBY's graph similarity 1 - GED / (size + size).
 func GRS(ged, sizeA, sizeB int) float64 {
 	if sizeA+sizeB == 0 {
 		return 1

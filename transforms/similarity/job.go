@@ -2,9 +2,7 @@ package similarity
 
 import (
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"transmute/schemas"
@@ -41,25 +39,50 @@ type TransKey struct {
 	Sample                                  int32
 }
 
+// TestResult is what the similarity job keeps of one result row: the test of one
+// translation judged against the target gold, and whether it matched.
+type TestResult struct {
+	Key       TransKey
+	TestIndex int32
+	Match     bool
+}
+
+// TargetGoldResult is r's TestResult when its oracle is the target gold and the
+// oracle ran (the only results that make CA here).
+func TargetGoldResult(r schemas.ResultRow) (TestResult, bool) {
+	if r.Oracle != "target_gold" || r.OracleStatus != schemas.StatusOK {
+		return TestResult{}, false
+	}
+	return TestResult{Key: TransKey{r.Translator, r.ProblemID, r.SrcLang, r.TgtLang, r.Sample}, TestIndex: r.TestIndex,
+		Match: r.Match}, true
+}
+
 // Outcomes computes each translation's CA and pass from the evaluate job's result
-// rows with the target gold as oracle. A TRACE task is also a TransCoder-test
-// problem, so one translation's tests can appear under both corpora: each test
-// counts once.
+// rows with the target gold as oracle (OutcomesOf).
 func Outcomes(results []schemas.ResultRow) map[TransKey]Outcome {
+	var trs []TestResult
+	for _, r := range results {
+		if t, ok := TargetGoldResult(r); ok {
+			trs = append(trs, t)
+		}
+	}
+	return OutcomesOf(trs)
+}
+
+// OutcomesOf computes each translation's CA and pass from its target-gold test
+// results. A TRACE task is also a TransCoder-test problem, so one translation's
+// tests can appear under both corpora: each test counts once.
+func OutcomesOf(results []TestResult) map[TransKey]Outcome {
 	type acc struct {
 		seen           map[int32]bool
 		tests, matched int
 	}
 	accs := map[TransKey]*acc{}
 	for _, r := range results {
-		if r.Oracle != "target_gold" || r.OracleStatus != schemas.StatusOK {
-			continue
-		}
-		k := TransKey{r.Translator, r.ProblemID, r.SrcLang, r.TgtLang, r.Sample}
-		a := accs[k]
+		a := accs[r.Key]
 		if a == nil {
 			a = &acc{seen: map[int32]bool{}}
-			accs[k] = a
+			accs[r.Key] = a
 		}
 		if a.seen[r.TestIndex] {
 			continue
@@ -80,23 +103,80 @@ func Outcomes(results []schemas.ResultRow) map[TransKey]Outcome {
 // TrivialByLang computes CrystalBLEU's ignored n-grams per language from the
 // reference functions of every problem (k most frequent n-grams).
 func TrivialByLang(problems []schemas.Problem, k int) map[string]map[uint64]bool {
-	corpora := map[string][][]string{}
+	var a TrivialAcc
 	for _, p := range problems {
-		for _, f := range p.Functions {
-			lang, err := NormalizeLang(f.Lang)
-			if err != nil {
-				continue
-			}
-			pr, err := Parse(lang, f.Code)
-			if err != nil {
-				continue
-			}
-			corpora[lang] = append(corpora[lang], pr.Tokens)
+		a.Add(p)
+	}
+	return a.Trivial(k).Sets()
+}
+
+// TrivialAcc counts the n-grams of the problems' reference functions per language,
+// so that TrivialByLang can be a combiner: counts add up in any order, and the k
+// most frequent (ties by hash) are the same however the problems were split.
+// Fields are exported for gob.
+type TrivialAcc struct {
+	Counts map[string]map[uint64]int
+}
+
+// Add counts the n-grams of p's functions (those that parse) under their language.
+func (a *TrivialAcc) Add(p schemas.Problem) {
+	for _, f := range p.Functions {
+		lang, err := NormalizeLang(f.Lang)
+		if err != nil {
+			continue
+		}
+		pr, err := Parse(lang, f.Code)
+		if err != nil {
+			continue
+		}
+		if a.Counts == nil {
+			a.Counts = map[string]map[uint64]int{}
+		}
+		if a.Counts[lang] == nil {
+			a.Counts[lang] = map[uint64]int{}
+		}
+		addNgramCounts(a.Counts[lang], pr.Tokens)
+	}
+}
+
+// Merge adds o's counts to a.
+func (a *TrivialAcc) Merge(o *TrivialAcc) {
+	for lang, cs := range o.Counts {
+		if a.Counts == nil {
+			a.Counts = map[string]map[uint64]int{}
+		}
+		if a.Counts[lang] == nil {
+			a.Counts[lang] = map[uint64]int{}
+		}
+		for h, c := range cs {
+			a.Counts[lang][h] += c
 		}
 	}
+}
+
+// Trivial is each language's k most frequent n-grams.
+func (a *TrivialAcc) Trivial(k int) Trivial {
+	t := Trivial{Langs: map[string][]uint64{}}
+	for lang, cs := range a.Counts {
+		t.Langs[lang] = topNgrams(cs, k)
+	}
+	return t
+}
+
+// Trivial is CrystalBLEU's ignored n-grams per language, as sorted lists (a
+// small value that a pipeline hands to every scorer).
+type Trivial struct {
+	Langs map[string][]uint64
+}
+
+// Sets is t as the sets Compare takes.
+func (t Trivial) Sets() map[string]map[uint64]bool {
 	out := map[string]map[uint64]bool{}
-	for l, c := range corpora {
-		out[l] = TrivialNgrams(c, k)
+	for lang, hs := range t.Langs {
+		out[lang] = map[uint64]bool{}
+		for _, h := range hs {
+			out[lang][h] = true
+		}
 	}
 	return out
 }
@@ -181,53 +261,37 @@ func ScoreProblem(run string, p schemas.Problem, trs []schemas.TranslationRow, o
 	return out
 }
 
-// ScoreAll scores every translation of the given tables with a pool of workers
-// (0: one per CPU), one problem at a time per worker. Rows come back sorted by
-// translator, problem, direction.
+// ScoreAll scores every translation of the given tables, one problem after
+// another (the similarity job spreads the problems over the runner instead). Rows
+// come back sorted by translator, problem, direction.
 func ScoreAll(run string, problems []schemas.Problem, translations []schemas.TranslationRow,
-	results []schemas.ResultRow, o Options, workers int) []schemas.SimilarityRow {
+	results []schemas.ResultRow, o Options) []schemas.SimilarityRow {
 	outcomes := Outcomes(results)
 	trivial := TrivialByLang(problems, CrystalK)
 	byProblem := map[string][]schemas.TranslationRow{}
 	for _, t := range translations {
-		if t.VariantID != "" && t.VariantID != "orig" {
-			continue
+		if Original(t) {
+			byProblem[t.ProblemID] = append(byProblem[t.ProblemID], t)
 		}
-		byProblem[t.ProblemID] = append(byProblem[t.ProblemID], t)
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	jobs := make(chan schemas.Problem)
-	var mu sync.Mutex
 	var out []schemas.SimilarityRow
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range jobs {
-				rows := ScoreProblem(run, p, byProblem[p.ID], outcomes, trivial, o)
-				mu.Lock()
-				out = append(out, rows...)
-				mu.Unlock()
-			}
-		}()
-	}
 	for _, p := range problems {
-		if len(byProblem[p.ID]) > 0 {
-			jobs <- p
-		}
+		out = append(out, ScoreProblem(run, p, byProblem[p.ID], outcomes, trivial, o)...)
 	}
-	close(jobs)
-	wg.Wait()
 	SortRows(out)
 	return out
 }
 
-// SortRows orders rows by translator, problem, direction and sample.
+// Original tells the translations of the problems themselves (not of an MBTA or
+// properties variant): the ones the similarity job scores.
+func Original(t schemas.TranslationRow) bool {
+	return t.VariantID == "" || t.VariantID == "orig"
+}
+
+// SortRows orders rows by translator, problem, direction and sample (a stable
+// sort: the bootstraps resample by position).
 func SortRows(rows []schemas.SimilarityRow) {
-	sort.Slice(rows, func(i, j int) bool {
+	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Translator != b.Translator {
 			return a.Translator < b.Translator

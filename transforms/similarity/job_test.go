@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 			}
 		}
 	}
-	rows := ScoreAll("r", []schemas.Problem{p}, trs, results, DefaultOptions, 2)
+	rows := ScoreAll("r", []schemas.Problem{p}, trs, results, DefaultOptions)
 	if len(rows) != 5 {
 		t.Fatalf("%d rows", len(rows))
 	}
@@ -62,7 +63,7 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 	if r := by["huge"]; r.Status != StatusError || !strings.Contains(r.Error, "limit") || !math.IsNaN(r.RUBY) {
 		t.Errorf("huge: %+v", r)
 	}
-	st := Analyze("r", rows, AnalysisOptions{Resamples: 50, Seed: 1, Workers: 2})
+	st := Analyze("r", rows, AnalysisOptions{Resamples: 50, Seed: 1})
 	found := false
 	for _, s := range st {
 		if s.Scope == ScopeAll && s.Metric == string(MetricRUBY) && s.Target == string(TargetCA) && s.Statistic == StatSpearman {
@@ -84,5 +85,124 @@ func TestScoreAllAndAnalyze(t *testing.T) {
 	Summary(&buf, rows, st)
 	if !strings.Contains(buf.String(), "paper: mppSMT") || !strings.Contains(buf.String(), "RUBY - BLEU") {
 		t.Errorf("summary:\n%s", buf.String())
+	}
+}
+
+// CrystalBLEU's trivial n-grams counted problem by problem, in two accumulators
+// merged in either order, are TrivialNgrams over each language's references.
+func TestTrivialAccMergesToTrivialNgrams(t *testing.T) {
+	var problems []schemas.Problem
+	corpora := map[string][][]string{}
+	for i := range 6 {
+		py := "def f(x):\n    return x + " + strings.Repeat("1 + ", i) + "0"
+		java := "static int f(int x) { return x * " + strings.Repeat("x * ", i%3) + "1; }"
+		problems = append(problems, schemas.Problem{ID: string(rune('a' + i)), Functions: []schemas.Function{
+			{Lang: "python", Code: py}, {Lang: "java", Code: java}, {Lang: "cobol", Code: "x"}}})
+		for lang, code := range map[string]string{"python": py, "java": java} {
+			pr, err := Parse(lang, code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpora[lang] = append(corpora[lang], pr.Tokens)
+		}
+	}
+	const k = 7
+	for _, split := range []int{0, 2, 5} {
+		var a, b TrivialAcc
+		for i, p := range problems {
+			if i < split {
+				a.Add(p)
+			} else {
+				b.Add(p)
+			}
+		}
+		if split%2 == 0 {
+			a.Merge(&b)
+		} else {
+			b.Merge(&a)
+			a = b
+		}
+		got := a.Trivial(k).Sets()
+		if len(got) != 2 {
+			t.Fatalf("split %d: languages %v", split, got)
+		}
+		for lang, c := range corpora {
+			want := TrivialNgrams(c, k)
+			if len(want) != k || fmt.Sprint(got[lang]) != fmt.Sprint(want) {
+				t.Errorf("split %d, %s: %v, want %v", split, lang, got[lang], want)
+			}
+		}
+	}
+}
+
+// The usable rows gathered in any order and split give the analysis of the rows
+// in SortRows order, bootstraps included.
+func TestRowsAccOrderFree(t *testing.T) {
+	var rows []schemas.SimilarityRow
+	for i := range 30 {
+		r := simRow(fmt.Sprintf("t%d", i%3), float64(i%7)/7, float64(i%5)/5, float64(i%4)/4, int32(i%6))
+		r.ProblemID = fmt.Sprintf("P%02d", i/3)
+		r.Error = "dropped by SlimRow"
+		rows = append(rows, r)
+	}
+	sorted := append([]schemas.SimilarityRow(nil), rows...)
+	SortRows(sorted)
+	o := AnalysisOptions{Resamples: 30, Seed: 5}
+	want := fmt.Sprint(Analyze("r", sorted, o))
+	for _, split := range []int{0, 11, 29} {
+		var a, b RowsAcc
+		for i := len(rows) - 1; i >= 0; i-- { // reversed
+			if i < split {
+				a.Add(rows[i])
+			} else {
+				b.Add(rows[i])
+			}
+		}
+		b.Merge(&a)
+		got := b.Sorted()
+		if got[0].Error != "" {
+			t.Errorf("rows not slimmed: %+v", got[0])
+		}
+		if fmt.Sprint(Analyze("r", got, o)) != want {
+			t.Errorf("split %d: the analysis differs", split)
+		}
+	}
+}
+
+// CodeBLEU's weighted n-gram match is the same number, to the last bit, every
+// time: the rank correlations' ties and the bootstrap intervals depend on it.
+func TestWeightedNgramDeterministic(t *testing.T) {
+	// Many distinct unigrams of both weights, with various counts.
+	var ref, hyp strings.Builder
+	ref.WriteString("def f(x):\n")
+	hyp.WriteString("def f(x):\n")
+	for i := range 60 {
+		line := fmt.Sprintf("    v%d = x + %d\n", i, i%7)
+		for range i % 5 {
+			line += fmt.Sprintf("    if v%d > %d and not v%d:\n        v%d = v%d * %d\n", i, i, i, i, i, i%3)
+		}
+		ref.WriteString(line)
+		if i%3 != 0 {
+			hyp.WriteString(line)
+		}
+	}
+	ref.WriteString("    return x\n")
+	hyp.WriteString("    return x\n")
+	r, err := Prepare("python", ref.String(), DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Prepare("python", hyp.String(), DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func() float64 {
+		return weightedNgram(r.Prog.Lang, r.Prog.Tokens, r.Ngrams, h.Ngrams, len(r.Hashes), len(h.Hashes))
+	}
+	first := score()
+	for range 200 {
+		if got := score(); got != first {
+			t.Fatalf("weighted n-gram match %v, then %v", first, got)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // reach a use of it (reaching definitions over the structured statements; a loop
 // body is walked twice so loop-carried uses get their edges). Labels are renaming-
 // free: the statement category and the operators it uses (x = x ^ m and y = y ^ k
-// get the same label), because seed 003's point is that a PDG sees past names.
+// get the same label), because RUBY's point is that a PDG sees past names.
 
 // Edge kinds, or-ed when two nodes have both.
 const (
@@ -28,7 +28,7 @@ type PDG struct {
 	Adj    [][]uint8
 }
 
-// Size is seed 003's size(g): vertices plus edges.
+// Size is RUBY's size(g): vertices plus edges.
 func (g *PDG) Size() int {
 	if g == nil {
 		return 0

@@ -191,7 +191,7 @@ func zhangShasha(a, b *FlatTree, buf []int32) int {
 	return int(td[(n-1)*m+(m-1)])
 }
 
-// TRS is seed 003's tree similarity 1 - TED / (size + size); 1 for two empty trees.
+// TRS is RUBY's tree similarity 1 - TED / (size + size); 1 for two empty trees.
 func TRS(a, b *FlatTree) float64 {
 	s := a.Len() + b.Len()
 	if s == 0 {

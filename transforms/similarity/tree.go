@@ -1,4 +1,4 @@
-// Package similarity computes the code-similarity metrics of seed 003 (BLEU, STS, TRS,
+// Package similarity computes the code-similarity metrics of RUBY (BLEU, STS, TRS,
 // GRS and RUBY) and the two users ask for today (CodeBLEU, CrystalBLEU) between a
 // translation and the reference function in the target language, over tree-sitter
 // tokens, syntax trees and program dependence graphs. docs/SIMILARITY.md gives each

@@ -11,7 +11,7 @@ import (
 // unsigned int is compared after converting the int to unsigned, so -1 equals
 // 4294967295 there. Our target-gold oracle compares the values themselves (as the
 // source oracle must across languages, and as Python and Java scripts do); these
-// helpers give the scripts' convention beside it (issue 24).
+// helpers give the scripts' convention beside it.
 
 var unsignedWidth = []struct {
 	re    *regexp.Regexp

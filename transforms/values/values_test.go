@@ -13,7 +13,7 @@ func TestCanonicalIntegers(t *testing.T) {
 		{"int", `"a"`, "97", ""}, // a char used as an integer
 		{"int", "3.5", "", "not an integer"},
 		// Python's float('inf') where Java returns Integer.MAX_VALUE: kept, as the
-		// float's canonical string (issue 24), so that two such programs agree
+		// float's canonical string, so that two such programs agree
 		{"int", `"Infinity"`, `"Infinity"`, ""},
 		{"long", `"-inf"`, `"-Infinity"`, ""},
 		{"int", `"nan"`, `"NaN"`, ""},

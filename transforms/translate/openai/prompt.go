@@ -15,7 +15,7 @@ import (
 //go:embed prompts/*.tmpl
 var builtinPrompts embed.FS
 
-// Strategies are the four prompt settings of seed 002, appendix C.1.
+// Strategies are the four prompt settings of TRACE, appendix C.1.
 var Strategies = []string{"zero-shot", "perf-zero-shot", "perf-few-shot", "perf-self-refine"}
 
 // Template is a system and a user message with {{PLACEHOLDER}} fields.
