@@ -74,6 +74,11 @@ type EfficiencyOptions struct {
 	CountCache string `json:"count_cache"`
 	// CountTimeLimit bounds the CPU time of one counted run (default 600s).
 	CountTimeLimit time.Duration `json:"count_time_limit"`
+	// CountMaxCalls: a program whose calls take longer than this natively is
+	// timed (its calls' CPU time over 5 repetitions), not counted, and its tasks
+	// are scored on that time (default profile.DefaultCountMaxCalls; < 0: count
+	// every program).
+	CountMaxCalls time.Duration `json:"count_max_calls"`
 }
 
 func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
@@ -335,7 +340,8 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, s efficiency.Suite, e
 	}
 	o := f.Options
 	po := efficiency.ProfileOptions{Repetitions: o.Repetitions, TimeLimit: o.TimeLimit, MemoryBytes: o.MemoryBytes,
-		WorkDir: f.WorkDir, Cost: o.Cost, CountTimeLimit: o.CountTimeLimit}
+		WorkDir: f.WorkDir, Cost: o.Cost, CountTimeLimit: o.CountTimeLimit,
+		CountMaxCalls: o.CountMaxCalls}
 	if o.Cost == efficiency.CostCount {
 		if !f.cacheOpened {
 			f.cache, f.cacheErr = openCountCache(ctx, o.CountCache)

@@ -311,6 +311,7 @@ func PrintEfficiencyRunCPU(ctx context.Context, w io.Writer, b *blob.Bucket, cpu
 var effMeasureText = map[string]string{
 	eff.TimeProcessCPU:   "ET = mean over the repetitions of the user+sys CPU time (ms) of a fresh process running the whole stress suite, start-up included; PM = mean peak RSS (VmHWM, KiB) of the same runs",
 	eff.TimeInstructions: "ET = instructions of the candidate's calls on the whole stress suite, counted once under callgrind (start-up excluded; deterministic, cached by content); PM = allocation peak of the calls (KiB: C++ live heap, Python tracemalloc, Java bytes allocated by the calling thread)",
+	eff.TimeCallsCPU:     "ET = mean over the repetitions of the thread CPU time (ms) of the candidate's calls on the whole stress suite, measured in the process (start-up excluded); PM = mean peak RSS (VmHWM, KiB)",
 }
 
 // EfficiencyFloorLines describes how the run's Beyond scores were made: the cost
@@ -336,8 +337,14 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 			text = "ET = " + m
 		}
 		mode := eff.CostTime
-		if m == eff.TimeInstructions {
+		switch m {
+		case eff.TimeInstructions:
 			mode = eff.CostCount
+		case eff.TimeCallsCPU:
+			mode = eff.CostCalls
+			if count {
+				text += "; in the count mode, the tasks with a correct program whose calls took longer natively than the count limit (--count-max-calls) are timed so, with 5 repetitions of those programs"
+			}
 		}
 		out = append(out, "Cost mode "+mode+" ("+m+"): "+text+".")
 	}
@@ -417,6 +424,9 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s %s, %s KiB",
 			effDirName(d[0], d[1]), int(ms[schemas.MetricNoSignalTasksTime].Value), int(ms[schemas.MetricNoSignalTasksMem].Value),
 			ms[schemas.MetricNoSignalTasksTime].N, fmt.Sprintf("%.3g", ms[schemas.MetricFloorTimeMedian].Value), unit, fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
+		if t, ok := ms[schemas.MetricTasksTimed]; ok {
+			line += fmt.Sprintf("; timed, not counted: %d", int(t.Value))
+		}
 		if l := noSig[dirKey(d)]; d[0] != eff.AllLangs && len(l[0])+len(l[1]) > 0 {
 			line += "; time: " + list(l[0]) + "; memory: " + list(l[1])
 		}

@@ -106,6 +106,9 @@ const (
 	// the floor's parameters and whether the ground truth joined the reference set.
 	MetricNoSignalTasksTime Metric = "no_signal_tasks_time"
 	MetricNoSignalTasksMem  Metric = "no_signal_tasks_mem"
+	// MetricTasksTimed: in the count mode, the usable tasks scored on the calls'
+	// CPU time because a correct program's calls were too long to count.
+	MetricTasksTimed        Metric = "tasks_timed"
 	MetricFloorTimeMedian   Metric = "floor_time_median"
 	MetricFloorMemMedianKB  Metric = "floor_mem_median_kb"
 	MetricFloorTimeSpreads  Metric = "floor_time_spreads"

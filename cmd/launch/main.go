@@ -65,6 +65,7 @@ var (
 	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's tie floor in within-program stds (0: none)")
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe a core for noise this often (default 20s; <0: never)")
 	effCost        = flag.String("cost", "count", "efficiency: a program's cost: count (instructions under callgrind, cached) or time (process CPU)")
+	effCountMax    = flag.Duration("count-max-calls", 0, "efficiency, count mode: time, not count, a program whose calls take longer natively, and score its tasks on time (default 200ms; <0: count all)")
 )
 
 // execCache is --cache: the execution cache (results keyed by content, so that a run
@@ -80,7 +81,8 @@ var (
 // efficiencyOptions reads the --job efficiency flags.
 func efficiencyOptions(limit int) (pipelines.EfficiencyOptions, error) {
 	o := pipelines.EfficiencyOptions{PerDirection: limit, Repetitions: *effRepetitions, TimeLimit: *effTimeLimit,
-		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery, RefGold: *effRefGold, Cost: *effCost}
+		MemoryBytes: *effMemoryMB << 20, NoiseEvery: *effNoiseEvery, RefGold: *effRefGold, Cost: *effCost,
+		CountMaxCalls: *effCountMax}
 	if err := pipelines.CheckCost(o.Cost); err != nil {
 		return o, err
 	}

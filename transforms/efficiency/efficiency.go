@@ -72,6 +72,11 @@ type TaskOutcome struct {
 	NoSignalMem  bool
 	Resolution   Resolution
 	RefGold      bool
+	// CostMode is the mode the task was scored in: the job's, except that a
+	// count-mode task with a correct program that was timed, not counted (its
+	// calls too long to count, profile.Options.CountMaxCalls), is scored on the
+	// calls' CPU time (CostCalls).
+	CostMode string
 }
 
 // SampleTasks keeps at most perDir tasks per direction (all when perDir <= 0),
@@ -305,7 +310,15 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 	var et, pm, selT, selM []float64
 	var tSpread, mSpread pooledSpread
 	var refTr int
-	count, calls := opt.Cost == CostCount, opt.Cost == CostCalls
+	mode := opt.Cost
+	if mode == "" {
+		mode = CostTime
+	}
+	if mode == CostCount && !allCounted(o.Profiles) {
+		mode = CostCalls
+	}
+	o.CostMode = mode
+	count, calls := mode == CostCount, mode == CostCalls
 	cost := func(p *schemas.ProfileRow) (float64, float64) {
 		switch {
 		case count:
@@ -390,6 +403,17 @@ func ScoreTask(o *TaskOutcome, opt ScoreOptions) {
 		p.InefficiencyTime = zeroNaN(score.Inefficiency(t, et))
 		p.InefficiencyMem = zeroNaN(score.Inefficiency(m, pm))
 	}
+}
+
+// allCounted: every correct program has an instruction count (a counted run
+// always counts the harness's loop around the calls, so a count is never 0).
+func allCounted(ps []schemas.ProfileRow) bool {
+	for _, p := range ps {
+		if p.Correct && p.Instructions <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // hasSignal: the reference set is not empty and its range exceeds the floor.
@@ -661,7 +685,7 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 
 	// Tasks and reference sets per direction.
 	for _, d := range dirs {
-		var tasks, usable, selected, noT, noM int
+		var tasks, usable, selected, noT, noM, counted, timed int
 		var refSizes, floorT, floorM []float64
 		for _, o := range outs {
 			if o.NoSuite || d[0] != AllLangs && (o.Task.SrcLang != d[0] || o.Task.TgtLang != d[1]) {
@@ -681,6 +705,12 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			if o.NoSignalMem {
 				noM++
 			}
+			switch o.CostMode {
+			case CostCount:
+				counted++
+			case CostCalls:
+				timed++
+			}
 			floorT = append(floorT, o.FloorTime)
 			floorM = append(floorM, o.FloorMemKB)
 			k := 0
@@ -698,6 +728,17 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricReferenceSetMean, stats.Mean(refSizes), len(refSizes))
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksTime, float64(noT), usable)
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksMem, float64(noM), usable)
+			if counted > 0 {
+				// The count mode's tasks timed instead; the floor's median is
+				// then over the counted tasks, in instructions.
+				emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksTimed, float64(timed), usable)
+				floorT = floorT[:0]
+				for _, o := range outs {
+					if o.Usable && o.CostMode == CostCount && (d[0] == AllLangs || o.Task.SrcLang == d[0] && o.Task.TgtLang == d[1]) {
+						floorT = append(floorT, o.FloorTime)
+					}
+				}
+			}
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorTimeMedian, stats.Median(floorT), usable)
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorMemMedianKB, stats.Median(floorM), usable)
 		}

@@ -491,3 +491,62 @@ func TestEfficiencyCountMode(t *testing.T) {
 		effNear(t, p.Translator+" B_T in a flat task", p.BeyondTime, 100)
 	}
 }
+
+// TestEfficiencyCountModeTimedTask: in the count mode, a task with a correct
+// program that was timed, not counted (no instructions), is scored on the calls'
+// CPU time, every program of it; Aggregate counts it among the timed tasks and
+// keeps it out of the count floor's median.
+func TestEfficiencyCountModeTimedTask(t *testing.T) {
+	task := schemas.Task{ProblemID: "P", Corpus: "trace", SrcLang: "java", TgtLang: "python"}
+	calls := func(p schemas.ProfileRow, ms float64) schemas.ProfileRow {
+		p.CallsCPUMeanMs, p.CallsCPUStdMs = ms, 0.01*ms
+		return p
+	}
+	heavy := calls(effProf(schemas.RoleTranslation, "B", 900, 5000, true), 800) // not counted
+	o := TaskOutcome{Task: task, Translators: []string{"A", "B", "C"}, PassDefault: []bool{true, true, true},
+		Profiles: []schemas.ProfileRow{
+			calls(effCounted(schemas.RoleGroundTruth, "", 1_000_000, 100, 30), 2),
+			// the counts would say C is best; the calls' times say A, then C, then B
+			calls(effCounted(schemas.RoleTranslation, "A", 3_000_000, 100, 46), 10),
+			heavy,
+			calls(effCounted(schemas.RoleTranslation, "C", 1_010_000, 104, 40), 405),
+		}}
+	opt := DefaultScoreOptions
+	opt.Cost = CostCount
+	ScoreTask(&o, opt)
+	if o.CostMode != CostCalls {
+		t.Fatalf("task mode %q, want %q", o.CostMode, CostCalls)
+	}
+	// reference {10, 800, 405}: A 100, B 0, C (800-405)/(800-(10+floor)), about
+	// 51 with the floor of the pooled spread (5.2 ms x 3)
+	if o.FloorTime < 10 || o.FloorTime > 20 {
+		t.Errorf("floor %v ms, want 3 pooled stds of the calls' times", o.FloorTime)
+	}
+	for tr, want := range map[string]float64{"A": 100, "B": 0, "C": 100 * 395 / (790 - o.FloorTime)} {
+		p, _ := o.translatorProfile(tr)
+		effNear(t, tr+" B_T", p.BeyondTime, want)
+		if p.CostMode != CostCalls || p.TimeMeasure != TimeCallsCPU {
+			t.Errorf("%s: mode %q measure %q", tr, p.CostMode, p.TimeMeasure)
+		}
+	}
+	counted := TaskOutcome{Task: schemas.Task{ProblemID: "Q", Corpus: "trace", SrcLang: "java", TgtLang: "python"},
+		Translators: []string{"A"}, PassDefault: []bool{true},
+		Profiles: []schemas.ProfileRow{
+			effCounted(schemas.RoleGroundTruth, "", 1_000_000, 100, 30),
+			effCounted(schemas.RoleTranslation, "A", 2_000_000, 100, 30),
+		}}
+	ScoreTask(&counted, opt)
+	if counted.CostMode != CostCount {
+		t.Fatalf("fully counted task: mode %q", counted.CostMode)
+	}
+	rows := Aggregate("r", []TaskOutcome{o, counted})
+	got := map[schemas.Metric]float64{}
+	for _, r := range rows {
+		if r.SrcLang == "java" && r.TgtLang == "python" && r.Translator == AllLangs && r.Subset == SubsetAllTasks {
+			got[r.Metric] = r.Value
+		}
+	}
+	if got[schemas.MetricTasksTimed] != 1 || got[schemas.MetricFloorTimeMedian] != 10000 {
+		t.Errorf("timed tasks %v, floor median %v; want 1 and the count quantum 10000", got[schemas.MetricTasksTimed], got[schemas.MetricFloorTimeMedian])
+	}
+}

@@ -281,6 +281,9 @@ type ProfileOptions struct {
 	WorkDir        string
 	Cost           string
 	CountTimeLimit time.Duration
+	// CountMaxCalls: programs whose calls take longer natively are timed, not
+	// counted (profile.Options.CountMaxCalls; 0: its default).
+	CountMaxCalls time.Duration
 	// CountCache keeps the count mode's reports by content (nil: none).
 	CountCache execute.Store
 }
@@ -298,6 +301,7 @@ func ProfileSuite(ctx context.Context, s Suite, core int, o ProfileOptions) Suit
 		// the core, without the real-time policy (a counted run takes seconds to
 		// minutes, and nothing of it depends on the load).
 		opt.Count, opt.CountTimeLimit, opt.NoRealTime = true, o.CountTimeLimit, true
+		opt.CountMaxCalls = o.CountMaxCalls
 		opt.OverheadRepetitions, opt.Warmup = -1, -1
 		opt.Cache = o.CountCache
 	}

@@ -132,6 +132,7 @@ func (pm *ProfileMeter) options(limit time.Duration) profile.Options {
 	// The interpreter's cost per bytecode stays the same at every size; C1's
 	// compiles a loop only past a count of iterations.
 	opt.CountInterpreted = true
+	opt.CountMaxCalls = -1 // every size is counted, however long
 	if opt.Count {
 		opt.Repetitions = 1
 	}

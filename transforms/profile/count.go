@@ -137,7 +137,8 @@ func countKey(lang string, s *suite, c execute.Candidate, opt Options) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, p := range []any{HarnessVersion(), tc, lang, s.params, s.returns, s.tests, opt.Repetitions,
-		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry, opt.CountInterpreted} {
+		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry, opt.CountInterpreted,
+		opt.CountMaxCalls, opt.HeavyRepetitions} {
 		_ = enc.Encode(p)
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -276,6 +277,32 @@ func harnessDone(stdout []byte) (rssKB, callsNs, alloc int64, ok bool) {
 		alloc = *l.Alloc
 	}
 	return l.RSSKB, callsNs, alloc, true
+}
+
+// DefaultCountMaxCalls is Options.CountMaxCalls's default.
+const DefaultCountMaxCalls = 200 * time.Millisecond
+
+// heavy: the program ran correctly and its calls took longer than
+// opt.CountMaxCalls natively, so it is timed instead of counted.
+func (r *runs) heavy(opt Options) bool {
+	return r.prog != nil && r.rep.Status == schemas.StatusOK && opt.CountMaxCalls > 0 && r.rep.MeanCallsCPU > opt.CountMaxCalls
+}
+
+// timeHeavy runs a heavy program's further native repetitions, up to
+// opt.HeavyRepetitions, for the spread its task's resolution floor needs: the
+// task is then scored on the calls' CPU time (efficiency.ScoreTask).
+func (r *runs) timeHeavy(ctx context.Context, opt Options) error {
+	calls := r.rep.MeanCallsCPU
+	r.n, r.done = opt.HeavyRepetitions, r.i >= opt.HeavyRepetitions
+	for !r.done {
+		if err := r.next(ctx, opt); err != nil {
+			return err
+		}
+	}
+	r.rep.stats()
+	r.rep.Detail = strings.TrimSpace(r.rep.Detail + fmt.Sprintf(" timed, not counted: its calls took %.0f ms natively (more than %v)",
+		float64(calls)/1e6, opt.CountMaxCalls))
+	return nil
 }
 
 // count adds the counted run to a report whose native repetitions ran: the

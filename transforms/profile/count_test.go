@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -209,6 +210,40 @@ func TestAllocPeakStable(t *testing.T) {
 			}
 			if lang == schemas.Java && c < 3*a {
 				t.Errorf("%s: allocated bytes of 4x the data: %d against %d", lang, c, a)
+			}
+		})
+	}
+}
+
+// In the count mode a program whose calls take longer natively than
+// CountMaxCalls is timed, not counted: HeavyRepetitions native runs, no count,
+// and a detail that says so; a light one beside it is counted once.
+func TestCountMaxCallsTimesHeavy(t *testing.T) {
+	for _, lang := range []string{schemas.Cpp, schemas.Python} {
+		t.Run(lang, func(t *testing.T) {
+			opt := countOpt(t)
+			opt.CountMaxCalls, opt.HeavyRepetitions = 60*time.Millisecond, 3
+			cands := []execute.Candidate{burnCands(lang, 40), loopCands(lang, 1)} // 3 tests: 120 ms of calls
+			reps, errs, err := ProfileSuite(context.Background(), lang, cands, loopParams, "long", loopTests, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range errs {
+				if e != nil || reps[i].Status != schemas.StatusOK {
+					t.Fatalf("%s: %v %s %s", cands[i].ID, e, reps[i].Status, reps[i].Detail)
+				}
+			}
+			heavy, light := reps[0], reps[1]
+			t.Logf("heavy: calls %v over %d runs, counted %v, %q; light: %d instructions over %d runs",
+				heavy.MeanCallsCPU, len(heavy.CPUTime), heavy.Counted, heavy.Detail, light.Instructions, len(light.CPUTime))
+			if heavy.Counted || heavy.Instructions != 0 || len(heavy.CallsCPU) != 3 || !strings.Contains(heavy.Detail, "timed, not counted") {
+				t.Errorf("heavy program: counted %v (%d), %d timed runs, detail %q", heavy.Counted, heavy.Instructions, len(heavy.CallsCPU), heavy.Detail)
+			}
+			if heavy.MeanCallsCPU < 100*time.Millisecond || heavy.StdCallsCPU <= 0 {
+				t.Errorf("heavy program: calls %v, std %v", heavy.MeanCallsCPU, heavy.StdCallsCPU)
+			}
+			if !light.Counted || light.Instructions <= 0 || len(light.CPUTime) != 1 {
+				t.Errorf("light program: counted %v (%d instructions), %d runs", light.Counted, light.Instructions, len(light.CPUTime))
 			}
 		})
 	}
