@@ -421,9 +421,13 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 		if _, has := ms[schemas.MetricNoSignalTasksTime]; !ok || !has {
 			continue
 		}
-		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s %s, %s KiB",
+		floorT := "-"
+		if f, ok := ms[schemas.MetricFloorTimeMedian]; ok {
+			floorT = fmt.Sprintf("%.3g %s", f.Value, unit)
+		}
+		line := fmt.Sprintf("  %-16s no signal in time %d, in memory %d of %d usable tasks; median floor %s, %s KiB",
 			effDirName(d[0], d[1]), int(ms[schemas.MetricNoSignalTasksTime].Value), int(ms[schemas.MetricNoSignalTasksMem].Value),
-			ms[schemas.MetricNoSignalTasksTime].N, fmt.Sprintf("%.3g", ms[schemas.MetricFloorTimeMedian].Value), unit, fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
+			ms[schemas.MetricNoSignalTasksTime].N, floorT, fmt.Sprintf("%.3g", ms[schemas.MetricFloorMemMedianKB].Value))
 		if t, ok := ms[schemas.MetricTasksTimed]; ok {
 			line += fmt.Sprintf("; timed, not counted: %d", int(t.Value))
 		}

@@ -683,9 +683,15 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		}
 	}
 
-	// Tasks and reference sets per direction.
+	// Tasks and reference sets per direction. In a count-mode run, the tasks
+	// timed instead (CostCalls) are counted apart, and the time floor's median is
+	// over the counted tasks, in instructions.
+	countRun := false
+	for _, o := range outs {
+		countRun = countRun || o.Usable && o.CostMode == CostCount
+	}
 	for _, d := range dirs {
-		var tasks, usable, selected, noT, noM, counted, timed int
+		var tasks, usable, selected, noT, noM, timed int
 		var refSizes, floorT, floorM []float64
 		for _, o := range outs {
 			if o.NoSuite || d[0] != AllLangs && (o.Task.SrcLang != d[0] || o.Task.TgtLang != d[1]) {
@@ -705,13 +711,11 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			if o.NoSignalMem {
 				noM++
 			}
-			switch o.CostMode {
-			case CostCount:
-				counted++
-			case CostCalls:
+			if countRun && o.CostMode == CostCalls {
 				timed++
+			} else {
+				floorT = append(floorT, o.FloorTime)
 			}
-			floorT = append(floorT, o.FloorTime)
 			floorM = append(floorM, o.FloorMemKB)
 			k := 0
 			for _, p := range o.Profiles {
@@ -728,18 +732,12 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricReferenceSetMean, stats.Mean(refSizes), len(refSizes))
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksTime, float64(noT), usable)
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricNoSignalTasksMem, float64(noM), usable)
-			if counted > 0 {
-				// The count mode's tasks timed instead; the floor's median is
-				// then over the counted tasks, in instructions.
+			if countRun {
 				emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricTasksTimed, float64(timed), usable)
-				floorT = floorT[:0]
-				for _, o := range outs {
-					if o.Usable && o.CostMode == CostCount && (d[0] == AllLangs || o.Task.SrcLang == d[0] && o.Task.TgtLang == d[1]) {
-						floorT = append(floorT, o.FloorTime)
-					}
-				}
 			}
-			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorTimeMedian, stats.Median(floorT), usable)
+			if len(floorT) > 0 {
+				emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorTimeMedian, stats.Median(floorT), len(floorT))
+			}
 			emit(AllLangs, d[0], d[1], SubsetAllTasks, schemas.MetricFloorMemMedianKB, stats.Median(floorM), usable)
 		}
 	}
