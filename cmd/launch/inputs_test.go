@@ -19,7 +19,7 @@ func launchInput(t *testing.T, out, run, corpus string, stdin io.Reader, extra [
 	t.Helper()
 	all := []string{"--", "--corpus", corpus, "--translator", "identity:", "--directions", "python-python,java-python",
 		"--limit", "2", "--shards", "2", "--workers", "1", "--run", run, "--out", out,
-		"--work-dir", sharedWork, "--cache", "off"}
+		"--work-dir", sharedWork, "--cache", sharedCache}
 	cmd := exec.Command(os.Args[0], append(all, args...)...)
 	cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1")
 	cmd.Dir = t.TempDir()

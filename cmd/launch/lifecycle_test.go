@@ -45,6 +45,15 @@ func TestMain(m *testing.M) {
 // its cold run, which builds them, is the CPU its warm rerun is held to.
 var sharedWork string
 
+// sharedCache is the --cache (execution cache) of the launches of the lifecycle,
+// input and full-disk tests, as a user's reruns share .cache/exec: they run the same
+// programs on the same tests again and again (the golds of every language for the
+// fidelity oracle, the translations), which the first launch runs and the others
+// take from the cache. Those tests are about the run around the programs (lock,
+// staging, publish, inputs); TestResumeAfterKill checks the cache itself, and
+// TestSignalStopsEveryProcess runs without one (its programs must be running).
+var sharedCache string
+
 func runTests(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "launchtest-work-")
 	if err != nil {
@@ -54,6 +63,7 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755)
 	sharedWork = dir
+	sharedCache = filepath.Join(dir, "exec")
 	return m.Run()
 }
 
@@ -84,7 +94,7 @@ func launchCmd(t *testing.T, out, run string, extra ...string) *exec.Cmd {
 	t.Helper()
 	args := []string{"--", "--corpus", "jsonl:" + filepath.Join(repo(t), "data/problems.jsonl"),
 		"--translator", "identity:", "--directions", "python-python,java-python", "--limit", "2",
-		"--shards", "2", "--workers", "1", "--run", run, "--out", out, "--work-dir", sharedWork}
+		"--shards", "2", "--workers", "1", "--run", run, "--out", out, "--work-dir", sharedWork, "--cache", sharedCache}
 	args = append(args, extra...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TRANSMUTE_TEST_LAUNCH=1")

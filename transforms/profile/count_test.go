@@ -16,14 +16,15 @@ import (
 	"transmute/transforms/execute"
 )
 
-// countOpt: one native repetition, no overhead run, the count mode.
+// countOpt: one native repetition, no overhead run, the count mode, on the test
+// binary's build cache (the counts are of the calls, not of the builds).
 func countOpt(t *testing.T) Options {
 	t.Helper()
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		t.Skip("valgrind not installed (scripts/deps.sh)")
 	}
 	return Options{Repetitions: 1, TimeLimit: 20 * time.Second, MemoryBytes: 2 << 30, OverheadRepetitions: -1,
-		Warmup: -1, Count: true, CountTimeLimit: 120 * time.Second, WorkDir: t.TempDir(), NoPin: true, NoRealTime: true}
+		Warmup: -1, Count: true, CountTimeLimit: 120 * time.Second, WorkDir: sharedCache, NoPin: true, NoRealTime: true}
 }
 
 // loopCands are candidates of f(int n) -> long that do k*n iterations of a loop
@@ -125,7 +126,7 @@ func TestCallsCPUTimer(t *testing.T) {
 	for _, lang := range []string{schemas.Cpp, schemas.Python} {
 		t.Run(lang, func(t *testing.T) {
 			opt := Options{Repetitions: 3, TimeLimit: 20 * time.Second, MemoryBytes: 2 << 30, OverheadRepetitions: -1,
-				Warmup: -1, WorkDir: t.TempDir(), NoPin: true, NoRealTime: true}
+				Warmup: -1, WorkDir: sharedCache, NoPin: true, NoRealTime: true}
 			ctx := context.Background()
 			r, err := Profile(ctx, lang, burnCands(lang, 40), loopParams, "long", loopTests, opt)
 			if err != nil || r.Status != schemas.StatusOK {

@@ -16,8 +16,9 @@ func TestMain(m *testing.M) {
 }
 
 // sharedCache is the build cache (Options.WorkDir) of the tests that are not about
-// building: one precompiled C++ header and one build per candidate for the test
-// binary, as a run's suites share them. TestProfileThreeLanguages keeps a fresh one.
+// building, the count tests included: one precompiled C++ header, one counting
+// helper and one build per candidate for the test binary, as a run's suites share
+// them. TestProfileThreeLanguages keeps a fresh one.
 var sharedCache string
 
 func runTests(m *testing.M) int {
