@@ -97,7 +97,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	workers []string // idle build workers' directories
-	nwork   int
+	made    []string // every build worker's directory, removed on Close
 	seq     int
 	stats   Stats
 }
@@ -142,8 +142,21 @@ func New(opts execute.Options) (*Engine, error) {
 // Lang returns "go".
 func (e *Engine) Lang() string { return schemas.Go }
 
-// Close keeps the cache directory for the next engine.
-func (e *Engine) Close() error { return nil }
+// Close removes this engine's build workers and keeps the seed cache for the next
+// engine.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	made := e.made
+	e.made, e.workers = nil, nil
+	e.mu.Unlock()
+	var first error
+	for _, w := range made {
+		if err := os.RemoveAll(w); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // Stats returns the work done so far.
 func (e *Engine) Stats() Stats {
@@ -236,13 +249,18 @@ func (e *Engine) worker() (string, error) {
 		e.mu.Unlock()
 		return w, nil
 	}
-	e.nwork++
-	w := filepath.Join(e.dir, fmt.Sprintf("worker-%d-%d", os.Getpid(), e.nwork))
 	e.mu.Unlock()
-	_ = os.RemoveAll(w)
-	if err := os.MkdirAll(w, 0o755); err != nil {
+	// a name of its own: engines of one process, or of two, may share e.dir
+	w, err := os.MkdirTemp(e.dir, "worker-")
+	if err != nil {
 		return "", err
 	}
+	if err := os.Chmod(w, 0o755); err != nil {
+		return "", err
+	}
+	e.mu.Lock()
+	e.made = append(e.made, w)
+	e.mu.Unlock()
 	if err := copyTree(filepath.Join(e.seedDir, "gocache"), filepath.Join(w, "gocache")); err != nil {
 		return "", err
 	}

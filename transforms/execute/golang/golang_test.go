@@ -130,3 +130,56 @@ func roundTrip(t *testing.T, e *Engine, typName, raw string) {
 		}
 	}
 }
+
+// TestEnginesShareDirectory runs two engines of one process on one cache directory at
+// the same time: neither takes the other's build worker (its GOCACHE), and Close
+// removes each engine's own workers.
+func TestEnginesShareDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.Chmod(dir, 0o755)
+	var engines [2]*Engine
+	for i := range engines {
+		e, err := New(execute.Options{WorkDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		engines[i] = e
+	}
+	errs := make(chan error, len(engines))
+	for i, e := range engines {
+		go func() {
+			b := execute.Batch{ProblemID: "p", Lang: schemas.Go, Params: executetest.Params("int"), Returns: "int",
+				Tests:      executetest.Tests("[1]", "[2]"),
+				Limits:     sandbox.Limits{CPUTime: 2 * time.Second, WallTime: 20 * time.Second, MemoryBytes: 512 << 20},
+				Candidates: []execute.Candidate{{ID: "c", Code: fmt.Sprintf("func f(x int) int { return x + %d }", 10*i)}},
+			}
+			res, err := e.Run(context.Background(), b)
+			if err == nil && (len(res) != 1 || outputs(res[0]) != fmt.Sprintf("%d %d", 1+10*i, 2+10*i)) {
+				err = fmt.Errorf("engine %d: %+v", i, res)
+			}
+			errs <- err
+		}()
+	}
+	for range engines {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, e := range engines {
+		if len(e.made) != 1 {
+			t.Errorf("engine made %d workers, want 1", len(e.made))
+		}
+	}
+	if engines[0].made[0] == engines[1].made[0] {
+		t.Fatalf("both engines build in %s", engines[0].made[0])
+	}
+	for _, e := range engines {
+		w := e.made[0]
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(w); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", w, err)
+		}
+	}
+}
