@@ -327,10 +327,10 @@ func run() error {
 	if jb.variantLimits {
 		c = pipelines.MBTADefaults(c)
 	}
-	if !inProcess() {
-		if c, err = absolutePaths(c); err != nil {
-			return err
-		}
+	// In process too: the engines run their compilers in directories of their own,
+	// where a relative --work-dir would name nothing.
+	if c, err = absolutePaths(c); err != nil {
+		return err
 	}
 	if err := jb.validate(c); err != nil {
 		return err

@@ -50,10 +50,16 @@ func TestNewUserThreeTranslations(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	cmd := launchCmd(t, out, "three")
+	// A new user names the work directory relative to where they stand: the engines,
+	// whose compilers run elsewhere, must still find it.
+	relWork, err := filepath.Rel(cmd.Dir, sharedWork)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The new user's flags, replacing the lifecycle tests' translator and limit.
 	cmd.Args = []string{cmd.Args[0], "--", "--corpus", "jsonl:" + filepath.Join(repo(t), "data/problems.jsonl"),
 		"--translator", "recorded:" + three, "--directions", "java-python", "--workers", "1", "--run", "three",
-		"--out", out, "--work-dir", sharedWork}
+		"--out", out, "--work-dir", relWork}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -10,7 +10,8 @@ import (
 // absolutePaths resolves the run's local paths (corpora and the TRACE corpus's
 // transcoder= option, recorded translations, the output, the execution cache and the
 // work directory) against the submitting directory. A worker of a job server runs in
-// a working directory of its own and would resolve a relative path there.
+// a working directory of its own and would resolve a relative path there; in process,
+// the engines' compilers run in directories of their own.
 func absolutePaths(c pipelines.Config) (pipelines.Config, error) {
 	var err error
 	abs := func(loc string) string {
