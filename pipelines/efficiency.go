@@ -76,8 +76,8 @@ type EfficiencyOptions struct {
 	CountTimeLimit time.Duration `json:"count_time_limit"`
 	// CountMaxCalls: a program whose calls take longer than this natively is
 	// timed (its calls' CPU time over 5 repetitions), not counted, and its tasks
-	// are scored on that time (0: the language's default,
-	// profile.DefaultCountMaxCalls, 50 ms in Java; < 0: count every program).
+	// are scored on that time (default profile.DefaultCountMaxCalls; < 0: count
+	// every program).
 	CountMaxCalls time.Duration `json:"count_max_calls"`
 }
 

@@ -65,7 +65,7 @@ var (
 	effFloor       = flag.Float64("floor-spreads", 3, "efficiency: Beyond's tie floor in within-program stds (0: none)")
 	effNoiseEvery  = flag.Duration("noise-every", 0, "efficiency: probe a core for noise this often (default 20s; <0: never)")
 	effCost        = flag.String("cost", "count", "efficiency: count (callgrind, cached) or time (process CPU)")
-	effCountMax    = flag.Duration("count-max-calls", 0, "efficiency: count mode: time, not count, calls longer than this (default 200ms, Java 50ms)")
+	effCountMax    = flag.Duration("count-max-calls", 0, "efficiency: count mode: time, not count, calls longer than this (default 200ms)")
 )
 
 // execCache is --cache: the execution cache (results keyed by content, so that a run

@@ -279,21 +279,8 @@ func harnessDone(stdout []byte) (rssKB, callsNs, alloc int64, ok bool) {
 	return l.RSSKB, callsNs, alloc, true
 }
 
-// The count limits' defaults (Options.CountMaxCalls) per language. Counting costs
-// a start-up under callgrind plus 20-40 times the calls' native time: the JVM's
-// start-up alone is 2 s, and on 24 TRACE tasks per direction the Java programs
-// whose calls took over 50 ms were 9% of the counted Java programs and 36% of their
-// counting CPU (docs/EFFICIENCY.md). Timing reproduces for such programs: their
-// calls' CPU varies 2-4% between runs, not the microseconds-to-milliseconds noise
-// that makes light programs' times useless.
-const (
-	DefaultCountMaxCalls     = 200 * time.Millisecond // C++, Python
-	DefaultCountMaxCallsJava = 50 * time.Millisecond
-)
-
-func (pyBuilder) countMaxCalls() time.Duration   { return DefaultCountMaxCalls }
-func (cppBuilder) countMaxCalls() time.Duration  { return DefaultCountMaxCalls }
-func (javaBuilder) countMaxCalls() time.Duration { return DefaultCountMaxCallsJava }
+// DefaultCountMaxCalls is Options.CountMaxCalls's default.
+const DefaultCountMaxCalls = 200 * time.Millisecond
 
 // heavy: the program ran correctly and its calls took longer than
 // opt.CountMaxCalls natively, so it is timed instead of counted.

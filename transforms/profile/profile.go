@@ -92,11 +92,10 @@ type Options struct {
 	CountTimeLimit time.Duration
 	// CountMaxCalls: in the count mode, a program whose calls took longer than
 	// this natively (Report.MeanCallsCPU) is timed, not counted: it runs
-	// HeavyRepetitions native repetitions instead (default: the language's,
-	// DefaultCountMaxCalls, 50 ms in Java; 5 repetitions; < 0: count every
-	// program). Callgrind runs a program's calls 20-200 times slower, so one
-	// CPython program of seconds costs many minutes to count, while from 50 ms the
-	// timer's 2-4% of noise is far below what separates translations.
+	// HeavyRepetitions native repetitions instead (default 200ms and 5; < 0:
+	// count every program). Callgrind runs a program's calls 20-200 times slower,
+	// so one CPython program of seconds costs many minutes to count, while at
+	// 200 ms the timer's 2-4% of noise is far below what separates translations.
 	CountMaxCalls    time.Duration
 	HeavyRepetitions int
 	// CountInterpreted counts Java programs under the bytecode interpreter alone
@@ -133,6 +132,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CountTimeLimit <= 0 {
 		o.CountTimeLimit = 600 * time.Second
+	}
+	if o.CountMaxCalls == 0 {
+		o.CountMaxCalls = DefaultCountMaxCalls
 	}
 	if o.HeavyRepetitions <= 0 {
 		o.HeavyRepetitions = 5
@@ -229,9 +231,6 @@ type builder interface {
 	build(ctx context.Context, dir string, s *suite, c execute.Candidate, opt Options) (*program, string, error)
 	// empty is a candidate with the same signature that does nothing.
 	empty(s *suite) execute.Candidate
-	// countMaxCalls is Options.CountMaxCalls's default for the language: the
-	// calls' native time above which counting costs more than timing is worth.
-	countMaxCalls() time.Duration
 }
 
 var builders = map[string]builder{
@@ -346,9 +345,6 @@ func prepare(lang string, params []schemas.Param, returns string, tests []schema
 	b, ok := builders[lang]
 	if !ok {
 		return nil, nil, "", opt, fmt.Errorf("profile: no harness for language %q", lang)
-	}
-	if opt.CountMaxCalls == 0 {
-		opt.CountMaxCalls = b.countMaxCalls()
 	}
 	s := &suite{params: params, returns: returns, tests: tests}
 	for _, p := range params {
