@@ -98,7 +98,6 @@ type Engine struct {
 	mu      sync.Mutex
 	workers []string // idle build workers' directories
 	made    []string // every build worker's directory, removed on Close
-	seq     int
 	stats   Stats
 }
 
@@ -426,10 +425,6 @@ func (r *batchRun) build(ctx context.Context, src map[string]string, idx []int, 
 		return "", "", err
 	}
 	defer e.release(w)
-	e.mu.Lock()
-	e.seq++
-	seq := e.seq
-	e.mu.Unlock()
 	mod := filepath.Join(w, "mod")
 	for attempt := 0; len(idx) > 0; attempt++ {
 		_ = os.RemoveAll(mod)
@@ -449,10 +444,13 @@ func (r *batchRun) build(ctx context.Context, src map[string]string, idx []int, 
 			return "", "", err
 		}
 		if !failed {
-			binDir := filepath.Join(e.dir, fmt.Sprintf("bin-%d-%d", os.Getpid(), seq))
-			_ = os.RemoveAll(binDir)
-			if err := os.MkdirAll(binDir, 0o755); err != nil {
+			// a name of its own, as the workers': engines may share e.dir
+			binDir, err := os.MkdirTemp(e.dir, "bin-")
+			if err != nil {
 				return "", "", err
+			}
+			if err := os.Chmod(binDir, 0o755); err != nil {
+				return "", binDir, err
 			}
 			bin := filepath.Join(binDir, "prog")
 			if err := os.Rename(filepath.Join(mod, "prog"), bin); err != nil {
