@@ -249,12 +249,8 @@ func (e *Engine) worker() (string, error) {
 		return w, nil
 	}
 	e.mu.Unlock()
-	// a name of its own: engines of one process, or of two, may share e.dir
-	w, err := os.MkdirTemp(e.dir, "worker-")
+	w, err := ownDir(e.dir, "worker-")
 	if err != nil {
-		return "", err
-	}
-	if err := os.Chmod(w, 0o755); err != nil {
 		return "", err
 	}
 	e.mu.Lock()
@@ -264,6 +260,20 @@ func (e *Engine) worker() (string, error) {
 		return "", err
 	}
 	return w, nil
+}
+
+// ownDir makes a directory of a name of its own in dir (engines of one process, or
+// of two, share dir), readable by the sandbox's user.
+func ownDir(dir, prefix string) (string, error) {
+	d, err := os.MkdirTemp(dir, prefix)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(d, 0o755); err != nil {
+		os.RemoveAll(d)
+		return "", err
+	}
+	return d, nil
 }
 
 func (e *Engine) release(w string) {
@@ -444,13 +454,9 @@ func (r *batchRun) build(ctx context.Context, src map[string]string, idx []int, 
 			return "", "", err
 		}
 		if !failed {
-			// a name of its own, as the workers': engines may share e.dir
-			binDir, err := os.MkdirTemp(e.dir, "bin-")
+			binDir, err := ownDir(e.dir, "bin-")
 			if err != nil {
 				return "", "", err
-			}
-			if err := os.Chmod(binDir, 0o755); err != nil {
-				return "", binDir, err
 			}
 			bin := filepath.Join(binDir, "prog")
 			if err := os.Rename(filepath.Join(mod, "prog"), bin); err != nil {
