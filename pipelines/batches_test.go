@@ -14,6 +14,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/properties"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -68,8 +69,8 @@ func TestPropertiesBatchesMatchShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tl.Close()
-	r := &properties.Runner{Run: c.Run, Translators: tl.translators, Engines: tl.engines, Tolerance: values.DefaultTolerance,
-		Limits: sandbox.Limits{CPUTime: c.CPUTime, WallTime: c.WallTime}, Seed: o.Seed}
+	r := &properties.Runner{Tools: runner.Tools{Run: c.Run, Translators: tl.translators, Engines: tl.engines, Tolerance: values.DefaultTolerance,
+		Limits: sandbox.Limits{CPUTime: c.CPUTime, WallTime: c.WallTime}}, Seed: o.Seed}
 	var wantRes, wantTr []any
 	merges := 0
 	for _, it := range items {

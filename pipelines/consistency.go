@@ -11,7 +11,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/consistency"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/values"
+	"transmute/transforms/runner"
 )
 
 // ConsistencyTables are the tables written by the consistency job (TransRepair).
@@ -86,8 +86,7 @@ func (x Exec) consRunner(t *tools) (*consistency.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &consistency.Runner{Run: x.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: x.limits(), Table: table, Options: consistency.DefaultOptions}, nil
+	return &consistency.Runner{Tools: x.variantTools(t), Table: table, Options: consistency.DefaultOptions}, nil
 }
 
 // consExpandFn expands a batch of problems with the worker's shared tools.
@@ -151,7 +150,7 @@ func (f *consTranslateFn) ProcessElement(ctx context.Context, ex consistency.Exp
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &consistency.Runner{Run: f.Run, Translators: t.translators}
+		f.runner = &consistency.Runner{Tools: runner.Tools{Run: f.Run, Translators: t.translators}}
 	}
 	emit(f.runner.Translate(ctx, ex))
 	problemsTranslated.Inc(ctx, 1)

@@ -11,6 +11,7 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
+	"transmute/transforms/runner"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
 	"transmute/transforms/values"
@@ -42,7 +43,7 @@ func TestConsistencyStagesCoder(t *testing.T) {
 	it := evaluate.Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: "test", SrcLang: schemas.Python, TgtLang: schemas.Python}}}
 	engines := map[string]execute.Engine{schemas.Python: eng}
 	trs := []translate.Translator{identity.Translator{}}
-	full := &consistency.Runner{Run: "t", Translators: trs, Engines: engines, Tolerance: values.DefaultTolerance,
+	full := &consistency.Runner{Tools: runner.Tools{Run: "t", Translators: trs, Engines: engines, Tolerance: values.DefaultTolerance},
 		Table: table, Options: consistency.DefaultOptions}
 	ctx := context.Background()
 
@@ -54,7 +55,7 @@ func TestConsistencyStagesCoder(t *testing.T) {
 	if !reflect.DeepEqual(dex.Sides, ex.Sides) || !reflect.DeepEqual(dex.Directions, ex.Directions) || !reflect.DeepEqual(dex.Item, ex.Item) {
 		t.Errorf("Expanded changed in Beam's coder:\n got %+v\nwant %+v", dex, ex)
 	}
-	tr := (&consistency.Runner{Run: "t", Translators: trs}).Translate(ctx, dex)
+	tr := (&consistency.Runner{Tools: runner.Tools{Run: "t", Translators: trs}}).Translate(ctx, dex)
 	if len(tr.Translations) != 1+len(ex.Sides[0].Variants) {
 		t.Fatalf("translated: %d translations for %d variants", len(tr.Translations), len(ex.Sides[0].Variants))
 	}
@@ -62,7 +63,7 @@ func TestConsistencyStagesCoder(t *testing.T) {
 	if !reflect.DeepEqual(dtr.Translations, tr.Translations) {
 		t.Errorf("Translated changed in Beam's coder:\n got %+v\nwant %+v", dtr.Translations, tr.Translations)
 	}
-	got := (&consistency.Runner{Run: "t", Engines: engines, Tolerance: values.DefaultTolerance, Table: table,
+	got := (&consistency.Runner{Tools: runner.Tools{Run: "t", Engines: engines, Tolerance: values.DefaultTolerance}, Table: table,
 		Options: consistency.DefaultOptions}).Execute(ctx, dtr)
 	want := full.Evaluate(ctx, it)
 	for _, o := range []*consistency.Output{&got, &want} {

@@ -13,7 +13,7 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/mbta"
 	"transmute/transforms/mutate"
-	"transmute/transforms/values"
+	"transmute/transforms/runner"
 )
 
 // MBTATables are the tables written by the MBTA pipeline.
@@ -129,8 +129,7 @@ var (
 
 // mbtaRunner is the mbta.Runner of a stage's DoFn with the tools it opened.
 func (x Exec) mbtaRunner(t *tools, m MBTAOptions) *mbta.Runner {
-	return &mbta.Runner{Run: x.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: x.limits(),
+	return &mbta.Runner{Tools: x.variantTools(t),
 		Mutate: mutate.Options{Operators: m.Operators, MaxPerOperator: m.MaxPerOperator,
 			MaxTotal: m.MaxTotal, Seed: m.Seed},
 		MutantTimeFactor: m.TimeFactor, MutantTimeFloor: m.TimeFloor}
@@ -197,7 +196,7 @@ func (f *mbtaTranslateFn) ProcessElement(ctx context.Context, ex mbta.Expanded, 
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &mbta.Runner{Run: f.Run, Translators: t.translators}
+		f.runner = &mbta.Runner{Tools: runner.Tools{Run: f.Run, Translators: t.translators}}
 	}
 	emit(f.runner.Translate(ctx, ex))
 	problemsTranslated.Inc(ctx, 1)

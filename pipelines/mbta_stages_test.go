@@ -15,6 +15,7 @@ import (
 	"transmute/transforms/execute/python"
 	"transmute/transforms/mbta"
 	"transmute/transforms/mutate"
+	"transmute/transforms/runner"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
 	"transmute/transforms/values"
@@ -55,8 +56,8 @@ func TestMBTAStagesCoder(t *testing.T) {
 			Code: "def mx(a, b):\n    if a > b:\n        return a\n    return b // (a - b)\n"}},
 		Tests: []schemas.Test{{Index: 0, Args: "[3,1]"}, {Index: 1, Args: "[1,2]"}}}
 	it := evaluate.Item{Problem: p, Tasks: []schemas.Task{{ProblemID: p.ID, Corpus: "test", SrcLang: schemas.Python, TgtLang: schemas.Python}}}
-	r := &mbta.Runner{Run: "t", Translators: []translate.Translator{identity.Translator{}},
-		Engines: map[string]execute.Engine{schemas.Python: eng}, Tolerance: values.DefaultTolerance, Mutate: mutate.Options{Seed: 3}}
+	r := &mbta.Runner{Tools: runner.Tools{Run: "t", Translators: []translate.Translator{identity.Translator{}},
+		Engines: map[string]execute.Engine{schemas.Python: eng}, Tolerance: values.DefaultTolerance}, Mutate: mutate.Options{Seed: 3}}
 	ctx := context.Background()
 
 	ex := r.Expand(ctx, it)

@@ -12,8 +12,8 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/properties"
+	"transmute/transforms/runner"
 	"transmute/transforms/score"
-	"transmute/transforms/values"
 )
 
 // PropertiesTables are the tables written by the properties job (NOMOS).
@@ -127,8 +127,7 @@ func mergePools(items func(*evaluate.Item) bool, n int) map[int][]schemas.Proble
 
 // propRunner is the properties.Runner of a stage's DoFn with the tools it opened.
 func (x Exec) propRunner(t *tools, o PropertiesOptions) *properties.Runner {
-	return &properties.Runner{Run: x.Run, Translators: t.translators, Engines: t.engines, Tolerance: values.DefaultTolerance,
-		Limits: x.limits(), Seed: o.Seed, VariantsPer: o.VariantsPer}
+	return &properties.Runner{Tools: x.variantTools(t), Seed: o.Seed, VariantsPer: o.VariantsPer}
 }
 
 var instancesChecked = beam.NewCounter("transmute", "property_instances")
@@ -203,7 +202,7 @@ func (f *propTranslateFn) ProcessElement(ctx context.Context, ex properties.Expa
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &properties.Runner{Run: f.Run, Translators: t.translators}
+		f.runner = &properties.Runner{Tools: runner.Tools{Run: f.Run, Translators: t.translators}}
 	}
 	emit(f.runner.Translate(ctx, ex))
 	problemsTranslated.Inc(ctx, 1)

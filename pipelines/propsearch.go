@@ -13,6 +13,7 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/properties"
 	"transmute/transforms/propsearch"
+	"transmute/transforms/runner"
 	"transmute/transforms/values"
 )
 
@@ -115,9 +116,8 @@ func (f *searchFn) ProcessElement(ctx context.Context, _ string, batch func(*eva
 		return err
 	}
 	if f.runner == nil {
-		f.runner = &properties.Runner{Run: f.Run, Engines: t.engines, Tolerance: values.DefaultTolerance,
-			Limits: f.limits(),
-			Seed:   f.Options.Seed, VariantsPer: f.Options.VariantsPer}
+		f.runner = &properties.Runner{Tools: runner.Tools{Run: f.Run, Engines: t.engines, Limits: f.limits(),
+			Tolerance: values.DefaultTolerance}, Seed: f.Options.Seed, VariantsPer: f.Options.VariantsPer}
 	}
 	if f.pools == nil {
 		f.pools = mergePools(all, f.MergeGroups)

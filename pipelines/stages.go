@@ -15,6 +15,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/values"
 )
@@ -420,6 +421,12 @@ type Exec struct {
 // limits are the per-test limits of every program the DoFn runs.
 func (x Exec) limits() sandbox.Limits {
 	return sandbox.Limits{CPUTime: x.CPUTime, WallTime: x.WallTime, MemoryBytes: x.MemoryBytes}
+}
+
+// variantTools are the runner.Tools of a variant job's DoFn with the tools it opened.
+func (x Exec) variantTools(t *tools) runner.Tools {
+	return runner.Tools{Run: x.Run, Translators: t.translators, Engines: t.engines, Limits: x.limits(),
+		Tolerance: values.DefaultTolerance}
 }
 
 // toolSpec is the DoFn's engines (and its translators when withTranslators): the

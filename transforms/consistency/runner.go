@@ -8,7 +8,6 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/runner"
-	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
@@ -29,13 +28,9 @@ const (
 // consistency per pair, and black-box repair of inconsistent translations. It is
 // Beam-free and safe for concurrent use when its translators and engines are.
 type Runner struct {
-	Run         string
-	Translators []translate.Translator
-	Engines     map[string]execute.Engine
-	Limits      sandbox.Limits
-	Tolerance   values.Tolerance
-	Table       *Table
-	Options     Options
+	runner.Tools
+	Table   *Table
+	Options Options
 }
 
 // Output holds every row one problem produces.
@@ -97,7 +92,7 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 				srcByText[s.fn.Imports+"\x00"+v.Code] = s.results[v.ID]
 			}
 		}
-		b := r.exec().Batch(p, lang)
+		b := r.Batch(p, lang)
 		byCode := map[string][]*transl{}
 		for _, x := range xs {
 			if res, ok := srcByText[x.tr.Imports+"\x00"+x.tr.Code]; ok && x.tr.Entry == sides[lang].fn.Name {
@@ -114,7 +109,7 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 		if len(b.Candidates) == 0 {
 			continue
 		}
-		res := r.exec().RunBatch(ctx, b, errRow)
+		res := r.RunBatch(ctx, b, errRow)
 		for _, c := range b.Candidates {
 			rr := res[c.ID]
 			for _, x := range byCode[c.Imports+"\x00"+c.Code+"\x00"+c.Entry] {
@@ -122,11 +117,6 @@ func (r *Runner) runTranslations(ctx context.Context, p schemas.Problem, trans m
 			}
 		}
 	}
-}
-
-// exec runs the problem's batches.
-func (r *Runner) exec() *runner.Runner {
-	return &runner.Runner{Run: r.Run, Engines: r.Engines, Limits: r.Limits}
 }
 
 // outcomes lists a program's outcome on each of n tests; a program that stopped

@@ -11,6 +11,7 @@ import (
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
@@ -62,8 +63,8 @@ func pyRunner(t *testing.T, trs ...translate.Translator) *Runner {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	return &Runner{Run: "t", Translators: trs, Engines: map[string]execute.Engine{"python": eng},
-		Tolerance: values.DefaultTolerance, Table: handTable(), Options: Options{MaxIdentifiers: 4, MaxLiterals: 1, PerName: 1}}
+	return &Runner{Tools: runner.Tools{Run: "t", Translators: trs, Engines: map[string]execute.Engine{"python": eng},
+		Tolerance: values.DefaultTolerance}, Table: handTable(), Options: Options{MaxIdentifiers: 4, MaxLiterals: 1, PerName: 1}}
 }
 
 func TestIdentityIsConsistent(t *testing.T) {

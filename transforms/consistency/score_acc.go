@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"transmute/schemas"
+	"transmute/transforms/runner"
 )
 
 // ScoreAcc accumulates the pairs and repairs of one score key into what Score
@@ -17,9 +18,9 @@ import (
 // added in sorted order as Score does). The zero value is empty; fields are
 // exported for gob.
 type ScoreAcc struct {
-	Key Key
-	// Seen: something of the key was added (a key without pairs still has scores).
-	Seen                    bool
+	// Keyed is the score key of the groups added and how many: a key without pairs
+	// still has scores, one without groups has none.
+	runner.Keyed
 	Pairs, Literal, ExecBad int
 	Problems                map[string]bool
 	Metrics                 map[Metric]*MetricAcc
@@ -87,10 +88,8 @@ type Group struct {
 
 // Add counts the pairs and repairs of g (one problem's, or any part of a key's).
 func (a *ScoreAcc) Add(g Group) {
-	k, rows, repairs := g.Key, g.Results, g.Repairs
-	if !a.Seen {
-		a.Key, a.Seen = k, true
-	}
+	rows, repairs := g.Results, g.Repairs
+	a.Keyed.Add(g.Key)
 	for _, r := range rows {
 		if a.Problems == nil {
 			a.Problems = map[string]bool{}
@@ -137,11 +136,8 @@ func knownMetric(m Metric) bool {
 
 // Merge adds o's counts and records to a (o is left as it was).
 func (a *ScoreAcc) Merge(o *ScoreAcc) {
-	if !o.Seen {
+	if !a.Keyed.Merge(o.Keyed) {
 		return
-	}
-	if !a.Seen {
-		a.Key, a.Seen = o.Key, true
 	}
 	a.Pairs += o.Pairs
 	a.Literal += o.Literal
@@ -193,7 +189,7 @@ func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(ru
 
 // Scores are Score's rows of what was added, for key k; none when nothing was.
 func (a *ScoreAcc) Scores(run string, k Key) []schemas.ScoreRow {
-	if !a.Seen {
+	if a.Added == 0 {
 		return nil
 	}
 	w := scoreWriter{run: run, k: k}

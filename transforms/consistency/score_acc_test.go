@@ -115,7 +115,7 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 			parts[rng.IntN(len(parts))].Add(Group{Key: consKey, Repairs: reps[i : i+1]})
 		}
 		acc := scoretest.MergeTree(rng, parts)
-		if !acc.Seen || acc.Key != consKey {
+		if acc.Added == 0 || acc.Key != consKey {
 			t.Fatalf("trial %d: key %+v", trial, acc.Key)
 		}
 		if err := scoretest.Same(acc.Scores("r", consKey), want); err != nil {

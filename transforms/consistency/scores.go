@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"transmute/schemas"
+	"transmute/transforms/score"
 )
 
 // OracleConsistency is the ScoreRow.Oracle of this job's scores.
@@ -37,9 +38,7 @@ const (
 )
 
 // Key is a score key.
-type Key struct {
-	Translator, Corpus, SrcLang, TgtLang string
-}
+type Key = score.Key
 
 func scoreOf(r schemas.ConsistencyRow, m Metric) float64 {
 	switch m {

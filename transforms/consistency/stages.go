@@ -22,13 +22,6 @@ import (
 // judges every pair and repairs (engines, no translator). Their results are plain
 // exported data, so a runner can encode them between workers.
 
-// Direction is one direction of a problem and the translators that take part in
-// it (those that support it and translate variants), in the Runner's order.
-type Direction struct {
-	SrcLang, TgtLang string
-	Translators      []string
-}
-
 // ProgramRun is the run of one source program: "orig" or a variant id.
 type ProgramRun struct {
 	ID     string
@@ -50,7 +43,7 @@ type Side struct {
 // rows so far (variants, the source runs' executions, errors).
 type Expanded struct {
 	Item       evaluate.Item
-	Directions []Direction
+	Directions []runner.Direction
 	Sides      []Side
 	Output     Output
 	// Done: nothing more to do (no tests, bad return type); Output.Errors say why.
@@ -97,27 +90,12 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	p := it.Problem
 	ex := Expanded{Item: it}
 	errRow := runner.Errors(r.Run, Stage, p, &ex.Output.Errors)
-	if len(p.Tests) == 0 {
-		errRow("", "no tests", "")
+	dirs, ret, ok := r.Start(p, it.Directions(), "the consistency job", errRow)
+	if !ok {
 		ex.Done = true
 		return ex
 	}
-	ret, err := values.ParseType(p.Returns)
-	if err != nil {
-		errRow("", "bad return type", err.Error())
-		ex.Done = true
-		return ex
-	}
-	for _, d := range runner.Directions(it.Directions(), r.Translators, "the consistency job", errRow) {
-		if len(d.Translators) == 0 {
-			continue
-		}
-		dir := Direction{SrcLang: d.Src, TgtLang: d.Tgt}
-		for _, tr := range d.Translators {
-			dir.Translators = append(dir.Translators, tr.Name())
-		}
-		ex.Directions = append(ex.Directions, dir)
-	}
+	ex.Directions = dirs
 	// A language whose side could not be made (no function, no variants) is tried
 	// again, with its error row, for each direction from it.
 	done := map[string]bool{}
@@ -148,7 +126,7 @@ func (r *Runner) expandSide(ctx context.Context, p schemas.Problem, ret values.T
 		return Side{}, false
 	}
 	s := Side{Lang: lang, Function: f, All: vs}
-	b := r.exec().Batch(p, lang)
+	b := r.Batch(p, lang)
 	b.Candidates = append(b.Candidates, execute.Candidate{ID: schemas.VariantOrig, Code: f.Code, Imports: f.Imports, Entry: f.Name})
 	for _, v := range vs {
 		out.Variants = append(out.Variants, schemas.VariantRow{Run: r.Run, ProblemID: p.ID, Corpus: p.Corpus,
@@ -156,7 +134,7 @@ func (r *Runner) expandSide(ctx context.Context, p schemas.Problem, ret values.T
 			Line: int32(v.Line), Col: int32(v.Col), Original: v.Old, Mutated: v.New, Code: v.Code})
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: v.ID, Code: v.Code, Imports: f.Imports, Entry: f.Name})
 	}
-	results := r.exec().RunBatch(ctx, b, errRow)
+	results := r.RunBatch(ctx, b, errRow)
 	for _, c := range b.Candidates {
 		out.Executions = append(out.Executions, summaryRow(r.Run, p, lang, schemas.RoleSource, c.ID, results[c.ID]))
 		s.Runs = append(s.Runs, ProgramRun{ID: c.ID, Result: results[c.ID]})
@@ -206,32 +184,25 @@ func (r *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 		return tx
 	}
 	p := ex.Item.Problem
-	byName := map[string]translate.Translator{}
-	for _, tr := range r.Translators {
-		byName[tr.Name()] = tr
-	}
 	sides := ex.sides()
 	for _, d := range ex.Directions {
 		s := sides[d.SrcLang]
 		if s == nil || s.results[schemas.VariantOrig].Status != schemas.StatusOK {
 			continue
 		}
-		dir := schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang}
-		units := []struct{ id, code string }{{schemas.VariantOrig, s.fn.Code}}
+		ins := []runner.Input{{Variant: schemas.VariantOrig, Code: s.fn.Code}}
 		for _, v := range s.variants {
-			units = append(units, struct{ id, code string }{v.ID, v.Code})
+			ins = append(ins, runner.Input{Variant: v.ID, Code: v.Code})
 		}
-		for _, name := range d.Translators {
-			for _, u := range units {
-				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.id, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
-					Code: u.code, Imports: s.fn.Imports, Entry: s.fn.Name, Params: p.Params, Returns: p.Returns}
-				t := runner.Translate(ctx, byName[name], name, req)[0]
-				tx.Translations = append(tx.Translations, Translation{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
-					Variant: u.id, Program: fmt.Sprintf("tr/%s/%s-%s/%s", name, d.SrcLang, d.TgtLang, u.id), Translation: t})
-				tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations,
-					runner.TranslationRow(r.Run, p, name, u.id, dir, t))
-			}
+		for i := range ins {
+			ins[i].Imports, ins[i].Entry, ins[i].Params, ins[i].Returns = s.fn.Imports, s.fn.Name, p.Params, p.Returns
 		}
+		r.TranslateInputs(ctx, p, d, ins, func(name string, in runner.Input, res []translate.Translation) {
+			t := res[0] // the job judges one translation per input
+			tx.Translations = append(tx.Translations, Translation{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
+				Variant: in.Variant, Program: fmt.Sprintf("tr/%s/%s-%s/%s", name, d.SrcLang, d.TgtLang, in.Variant), Translation: t})
+			tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
+		})
 	}
 	return tx
 }
@@ -251,7 +222,7 @@ func (r *Runner) Execute(ctx context.Context, tx Translated) Output {
 	ret, _ := values.ParseType(p.Returns) // Expand parsed it
 	sides := ex.sides()
 	trans := map[string]*transl{} // translator|src|tgt|variant
-	key := func(tr string, d Direction, variant string) string {
+	key := func(tr string, d runner.Direction, variant string) string {
 		return tr + "|" + d.SrcLang + "|" + d.TgtLang + "|" + variant
 	}
 	for _, t := range tx.Translations {
@@ -269,7 +240,7 @@ func (r *Runner) Execute(ctx context.Context, tx Translated) Output {
 	// 2. Judge every pair; 3. repair the translations with an inconsistency.
 	type pending struct {
 		tr       string
-		d        Direction
+		d        runner.Direction
 		metric   Metric
 		execBad  int
 		minScore float64
@@ -376,9 +347,9 @@ func (r *Runner) Execute(ctx context.Context, tx Translated) Output {
 		}
 	}
 	for lang, cs := range byLang {
-		b := r.exec().Batch(p, lang)
+		b := r.Batch(p, lang)
 		b.Candidates = cs
-		res := r.exec().RunBatch(ctx, b, errRow)
+		res := r.RunBatch(ctx, b, errRow)
 		for _, c := range cs {
 			repRes[lang+"|"+c.Code] = res[c.ID]
 		}

@@ -8,6 +8,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/mutate"
+	"transmute/transforms/runner"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
 	"transmute/transforms/values"
@@ -21,8 +22,8 @@ func TestEngineFaultOnMutants(t *testing.T) {
 	_, it := divItem()
 	run := func(e execute.Engine) Output {
 		// the original runs alone first (MutantTimeFactor), the mutants after it
-		m := Runner{Run: "t", Tolerance: values.DefaultTolerance, Mutate: mutate.Options{Seed: 1}, MutantTimeFactor: 10,
-			Translators: []translate.Translator{identity.Translator{}}, Engines: map[string]execute.Engine{schemas.Python: e}}
+		m := Runner{Tools: runner.Tools{Run: "t", Tolerance: values.DefaultTolerance, Translators: []translate.Translator{identity.Translator{}},
+			Engines: map[string]execute.Engine{schemas.Python: e}}, Mutate: mutate.Options{Seed: 1}, MutantTimeFactor: 10}
 		out := m.Evaluate(context.Background(), it)
 		zeroTimes(&out)
 		return out

@@ -6,6 +6,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 )
 
@@ -15,7 +16,7 @@ func TestMutantLimits(t *testing.T) {
 		{Status: schemas.StatusOK, CPUTime: 2 * time.Millisecond, WallTime: 3 * time.Millisecond},
 		{Status: schemas.StatusRuntimeError, CPUTime: 10 * time.Millisecond, WallTime: 12 * time.Millisecond},
 	}}
-	m := &Runner{Limits: fixed}
+	m := &Runner{Tools: runner.Tools{Limits: fixed}}
 	if l, adapted := m.mutantLimits(orig); adapted || l != fixed {
 		t.Errorf("factor 0 must keep the fixed limits, got %+v %v", l, adapted)
 	}

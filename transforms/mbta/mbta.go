@@ -31,8 +31,6 @@ import (
 	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/score"
-	"transmute/transforms/translate"
-	"transmute/transforms/values"
 )
 
 // Stage is the ErrorRow stage of this package.
@@ -44,11 +42,7 @@ const ReasonNoVariants = runner.ReasonNoVariants
 // Runner holds what MBTA on a problem needs. It is safe for concurrent use when
 // its translators and engines are.
 type Runner struct {
-	Run         string
-	Translators []translate.Translator
-	Engines     map[string]execute.Engine
-	Limits      sandbox.Limits
-	Tolerance   values.Tolerance
+	runner.Tools
 	// Mutate selects operators, caps and the sampling seed.
 	Mutate mutate.Options
 	// MutantTimeFactor, when > 0, runs each source original first and gives its
@@ -169,12 +163,6 @@ func anomalous(r execute.Result) bool {
 		}
 	}
 	return false
-}
-
-// exec runs the problem's batches: every test of a candidate whose engine fails is
-// an infra error, since mutants are judged test by test.
-func (m *Runner) exec() *runner.Runner {
-	return &runner.Runner{Run: m.Run, Engines: m.Engines, Limits: m.Limits, InfraTests: true}
 }
 
 func sortedKeys(m map[string]bool) []string {

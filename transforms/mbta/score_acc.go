@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"transmute/schemas"
+	"transmute/transforms/runner"
 	"transmute/transforms/score"
 	"transmute/transforms/stats"
 )
@@ -19,10 +20,8 @@ import (
 // split of the groups, merged in any order, gives Score's rows to the last bit.
 // The zero value is empty; fields are exported for gob.
 type ScoreAcc struct {
-	// Key is the score key of the groups added (the first one's).
-	Key score.Key
-	// Groups counts the groups added: no group, no scores.
-	Groups int
+	// Keyed is the score key of the groups added and how many (no group, no scores).
+	runner.Keyed
 	MTS    score.MTSAcc
 	CA     score.CAAcc
 	Funnel FunnelCounts
@@ -52,10 +51,7 @@ func (a *ScoreAcc) problem(id string) *CACount {
 // Add counts one problem's group. Execute gives one group per problem and key; a
 // second group of the same problem would be added to its counts.
 func (a *ScoreAcc) Add(g Group) {
-	if a.Groups == 0 {
-		a.Key = g.Key()
-	}
-	a.Groups++
+	a.Keyed.Add(g.Key())
 	for _, r := range g.Mutants {
 		a.MTS.Add(r)
 	}
@@ -75,13 +71,9 @@ func (a *ScoreAcc) Add(g Group) {
 
 // Merge adds o's counts to a (o is left as it was).
 func (a *ScoreAcc) Merge(o *ScoreAcc) {
-	if o.Groups == 0 {
+	if !a.Keyed.Merge(o.Keyed) {
 		return
 	}
-	if a.Groups == 0 {
-		a.Key = o.Key
-	}
-	a.Groups += o.Groups
 	a.MTS.Merge(&o.MTS)
 	a.CA.Merge(&o.CA)
 	a.Funnel.Add(o.Funnel)
@@ -97,7 +89,7 @@ func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(ru
 
 // Scores are Score's rows of the groups added, for key k.
 func (a *ScoreAcc) Scores(run string, k score.Key) []schemas.ScoreRow {
-	if a.Groups == 0 {
+	if a.Added == 0 {
 		return nil
 	}
 	out := a.MTS.Scores(run, k)

@@ -107,8 +107,8 @@ func TestScoreAccMergeAnySplit(t *testing.T) {
 			parts[rng.IntN(len(parts))].Add(gs[i])
 		}
 		acc := scoretest.MergeTree(rng, parts)
-		if acc.Key != k || acc.Groups != len(gs) {
-			t.Fatalf("trial %d: key %+v, %d groups; want %+v, %d", trial, acc.Key, acc.Groups, k, len(gs))
+		if acc.Key != k || acc.Added != len(gs) {
+			t.Fatalf("trial %d: key %+v, %d groups; want %+v, %d", trial, acc.Key, acc.Added, k, len(gs))
 		}
 		if err := scoretest.Same(acc.Scores("r", k), want); err != nil {
 			t.Fatalf("trial %d (%d groups): %v", trial, len(gs), err)

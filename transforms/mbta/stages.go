@@ -22,13 +22,6 @@ import (
 // translations and judges (engines, no translator). Their results are plain
 // exported data, so a runner can encode them between workers.
 
-// Direction is one direction of a problem and the translators that take part in it
-// (those that support it and translate unseen code), in the Runner's order.
-type Direction struct {
-	SrcLang, TgtLang string
-	Translators      []string
-}
-
 // VariantProgram says which program ran a variant ("orig" or a mutant id): mutants
 // with identical code share one program.
 type VariantProgram struct {
@@ -55,7 +48,7 @@ type Side struct {
 // and the rows so far (variants, the source sides' executions, errors).
 type Expanded struct {
 	Item       evaluate.Item
-	Directions []Direction
+	Directions []runner.Direction
 	Sides      []Side
 	Output     Output
 	// Done: nothing more to do (no tests, bad return type); Output.Errors say why.
@@ -117,32 +110,19 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	ex := Expanded{Item: it}
 	out := &ex.Output
 	errRow := m.errRower(p, out)
-	if len(p.Tests) == 0 {
-		errRow("", "no tests", "")
+	dirs, _, ok := m.Start(p, it.Directions(), "MBTA", errRow)
+	if !ok {
 		ex.Done = true
 		return ex
 	}
-	if _, err := values.ParseType(p.Returns); err != nil {
-		errRow("", "bad return type", err.Error())
-		ex.Done = true
-		return ex
-	}
-
-	// Directions, and which translators take part in each.
-	for _, d := range runner.Directions(it.Directions(), m.Translators, "MBTA", errRow) {
-		dir := Direction{SrcLang: d.Src, TgtLang: d.Tgt}
-		for _, tr := range d.Translators {
-			dir.Translators = append(dir.Translators, tr.Name())
-		}
-		ex.Directions = append(ex.Directions, dir)
-	}
+	ex.Directions = dirs
 
 	// Mutate and run each source language once: the original plus every mutant. A
 	// language whose side fails is tried again (and reported again) by its next
 	// direction, as before the split.
 	done := map[string]bool{}
 	for _, d := range ex.Directions {
-		if len(d.Translators) == 0 || done[d.SrcLang] {
+		if done[d.SrcLang] {
 			continue
 		}
 		src := d.SrcLang
@@ -158,8 +138,7 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 		}
 		done[src] = true
 		side := Side{Lang: src, Function: f, Mutants: ms, Programs: []VariantProgram{{schemas.VariantOrig, SourceID(src)}}}
-		run := m.exec()
-		b := run.Batch(p, src)
+		b := m.Batch(p, src)
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(src), Code: f.Code, Imports: f.Imports, Entry: f.Name})
 		byCode := map[string]string{f.Code: SourceID(src)}
 		for _, mu := range ms {
@@ -180,15 +159,15 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 			// The original alone first; its time sets the mutants' limits.
 			orig := b
 			orig.Candidates = b.Candidates[:1]
-			results = run.RunBatch(ctx, orig, errRow)
+			results = m.RunTests(ctx, orig, errRow)
 			rest := b
 			rest.Candidates = b.Candidates[1:]
 			rest.Limits, _ = m.mutantLimits(results[SourceID(src)])
-			for id, r := range run.RunBatch(ctx, rest, errRow) {
+			for id, r := range m.RunTests(ctx, rest, errRow) {
 				results[id] = r
 			}
 		} else {
-			results = run.RunBatch(ctx, b, errRow)
+			results = m.RunTests(ctx, b, errRow)
 		}
 		for _, c := range b.Candidates {
 			side.Runs = append(side.Runs, ProgramRun{Program: c.ID, Result: results[c.ID]})
@@ -231,46 +210,48 @@ func (m *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 	t.Expanded.Output = clipOutput(ex.Output)
 	out := &t.Expanded.Output
 	p := ex.Item.Problem
-	byName := map[string]translate.Translator{}
-	for _, tr := range m.Translators {
-		byName[tr.Name()] = tr
-	}
 	sides := ex.sideMap()
-	cache := map[string]*Translation{}
+	cache := map[string]*Translation{} // translator|src|tgt|source text -> its translation
 	for _, d := range ex.Directions {
 		side := sides[d.SrcLang]
 		if side == nil {
 			continue
 		}
-		type unit struct {
-			variant, code string
-		}
-		units := []unit{{schemas.VariantOrig, side.fn.Code}}
+		units := []runner.Input{{Variant: schemas.VariantOrig, Code: side.fn.Code}}
 		for _, mu := range side.mutants {
 			if r := side.results[side.progOf[mu.ID]]; anomalous(r) {
 				continue
 			}
-			units = append(units, unit{mu.ID, mu.Code})
+			units = append(units, runner.Input{Variant: mu.ID, Code: mu.Code})
 		}
+		// Each distinct source text is translated once, as its first variant.
+		first := map[string]string{} // source text -> variant
+		var distinct []runner.Input
+		for i := range units {
+			u := &units[i]
+			u.Imports, u.Entry, u.Params, u.Returns = side.fn.Imports, side.fn.Name, p.Params, p.Returns
+			if _, ok := first[u.Code]; !ok {
+				first[u.Code] = u.Variant
+				distinct = append(distinct, *u)
+			}
+		}
+		ck := func(name, code string) string {
+			return name + "\x1f" + d.SrcLang + "\x1f" + d.TgtLang + "\x1f" + code
+		}
+		m.TranslateInputs(ctx, p, d, distinct, func(name string, in runner.Input, res []translate.Translation) {
+			// MBTA judges one translation per mutant: sample 0 (the first).
+			cache[ck(name, in.Code)] = &Translation{Program: TranslationID(name, d.SrcLang, d.TgtLang, in.Variant), Translator: name,
+				SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: in.Variant, Translation: res[0]}
+		})
 		for _, name := range d.Translators {
 			for _, u := range units {
-				ck := name + "\x1f" + d.SrcLang + "\x1f" + d.TgtLang + "\x1f" + u.code
-				x, ok := cache[ck]
-				if !ok {
-					req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: u.variant, SrcLang: d.SrcLang,
-						TgtLang: d.TgtLang, Code: u.code, Imports: side.fn.Imports, Entry: side.fn.Name, Params: p.Params, Returns: p.Returns}
-					res := runner.Translate(ctx, byName[name], name, req)
-					// MBTA judges one translation per mutant: sample 0 (the first).
-					x = &Translation{Program: TranslationID(name, d.SrcLang, d.TgtLang, u.variant), Translator: name,
-						SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Translation: res[0]}
-					cache[ck] = x
-				}
-				t.Uses = append(t.Uses, Use{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.variant, Program: x.Program})
+				x := cache[ck(name, u.Code)]
+				t.Uses = append(t.Uses, Use{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Variant: u.Variant, Program: x.Program})
 				tr := x.Translation
-				row := runner.TranslationRow(m.Run, p, name, u.variant, schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang}, tr)
-				row.Cached = tr.Cached || ok
+				row := m.TranslationRow(p, name, u.Variant, d, tr)
+				row.Cached = tr.Cached || first[u.Code] != u.Variant
 				out.Translations = append(out.Translations, row)
-				if e, ok := translate.FailureRow(m.Run, p.Corpus, p.ID, name, u.variant, d.SrcLang, d.TgtLang, tr); ok {
+				if e, ok := translate.FailureRow(m.Run, p.Corpus, p.ID, name, u.Variant, d.SrcLang, d.TgtLang, tr); ok {
 					out.Errors = append(out.Errors, e)
 				}
 			}
@@ -346,7 +327,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		}
 	}
 	for _, lang := range sortedKeys(tgtLangs) {
-		b := m.exec().Batch(p, lang)
+		b := m.Batch(p, lang)
 		// The target language's gold, when it is not a source side: the fidelity check
 		// below compares it with the source's.
 		if f, ok := p.Function(lang); ok && sides[lang] == nil {
@@ -369,7 +350,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 		if len(b.Candidates) == 0 {
 			continue
 		}
-		for id, r := range m.exec().RunBatch(ctx, b, errRow) {
+		for id, r := range m.RunTests(ctx, b, errRow) {
 			tgtResults[id] = r
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
 	"transmute/transforms/mutate"
+	"transmute/transforms/runner"
 	"transmute/transforms/score"
 	"transmute/transforms/translate"
 	"transmute/transforms/translate/identity"
@@ -85,7 +86,7 @@ func TestExpandTranslateExecute(t *testing.T) {
 	trs := []translate.Translator{identity.Translator{}, frozen{code}}
 	engines := map[string]execute.Engine{schemas.Python: eng}
 	ctx := context.Background()
-	base := Runner{Run: "t", Tolerance: values.DefaultTolerance, Mutate: mutate.Options{Seed: 1}}
+	base := Runner{Tools: runner.Tools{Run: "t", Tolerance: values.DefaultTolerance}, Mutate: mutate.Options{Seed: 1}}
 
 	expander, translator, executor, whole := base, base, base, base
 	expander.Translators, expander.Engines = trs, engines
@@ -172,7 +173,7 @@ func TestExpandTranslateExecute(t *testing.T) {
 
 // A problem without tests stops at Expand: the later steps add nothing.
 func TestExpandDone(t *testing.T) {
-	m := &Runner{Run: "t"}
+	m := &Runner{Tools: runner.Tools{Run: "t"}}
 	it := evaluate.Item{Problem: schemas.Problem{ID: "X", Corpus: "c", Returns: "int"}}
 	ex := m.Expand(context.Background(), it)
 	if !ex.Done || len(ex.Output.Errors) != 1 || ex.Output.Errors[0].Reason != "no tests" {

@@ -17,8 +17,6 @@ import (
 	"transmute/transforms/inspect"
 	"transmute/transforms/metamorph"
 	"transmute/transforms/runner"
-	"transmute/transforms/sandbox"
-	"transmute/transforms/translate"
 	"transmute/transforms/values"
 )
 
@@ -44,11 +42,7 @@ const (
 // Runner checks the 38 properties on one problem. It is safe for concurrent use
 // when its translators and engines are.
 type Runner struct {
-	Run         string
-	Translators []translate.Translator
-	Engines     map[string]execute.Engine
-	Limits      sandbox.Limits
-	Tolerance   values.Tolerance
+	runner.Tools
 	// Seed drives every random choice of the transformations and of merge partners.
 	Seed uint64
 	// VariantsPer is how many variants each single-function transformation makes
@@ -213,7 +207,7 @@ func (r *Runner) sourceSide(ctx context.Context, p schemas.Problem, lang string,
 				b.Candidates = append(b.Candidates, execute.Candidate{ID: pk, Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry})
 			}
 		}
-		res := r.run(ctx, b, errRow)
+		res := r.RunBatch(ctx, b, errRow)
 		for _, pg := range ps {
 			pk := progKey(lang, pg.fn.Imports, pg.fn.Code, pg.fn.Entry, k)
 			pg.res = res[pk]
@@ -323,12 +317,7 @@ func changed(c Context, v *metamorph.Variant, got, orig execute.Result, partner 
 	return ""
 }
 
+// batch is a batch of f's tests, whose parameters may not be the problem's.
 func (r *Runner) batch(problem, lang string, f metamorph.Function) execute.Batch {
-	return execute.Batch{ProblemID: problem, Lang: lang, Params: f.Params, Returns: f.Returns, Tests: f.Tests,
-		Limits: r.Limits, StopAfterTimeouts: 1}
-}
-
-// run executes one batch (runner.Runner.RunBatch).
-func (r *Runner) run(ctx context.Context, b execute.Batch, errRow runner.ErrRow) map[string]execute.Result {
-	return (&runner.Runner{Run: r.Run, Engines: r.Engines}).RunBatch(ctx, b, errRow)
+	return r.BatchOf(problem, lang, f.Params, f.Returns, f.Tests)
 }

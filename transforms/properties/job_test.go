@@ -11,6 +11,7 @@ import (
 	_ "transmute/transforms/execute/cpp"
 	_ "transmute/transforms/execute/java"
 	_ "transmute/transforms/execute/python"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	_ "transmute/transforms/translate/builtin"
@@ -48,7 +49,7 @@ var problems = []schemas.Problem{{
 
 func openRunner(t *testing.T, specs ...string) *Runner {
 	t.Helper()
-	r := &Runner{Run: "test", Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance, Seed: 1}
+	r := &Runner{Tools: runner.Tools{Run: "test", Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance}, Seed: 1}
 	for _, lang := range []string{"java", "cpp", "python"} {
 		dir := t.TempDir()
 		os.Chmod(dir, 0o755)

@@ -2,6 +2,7 @@ package properties
 
 import (
 	"transmute/schemas"
+	"transmute/transforms/runner"
 	"transmute/transforms/score"
 )
 
@@ -11,18 +12,15 @@ import (
 // any split of the rows, merged in any order, gives Score's rows exactly. The zero
 // value is empty; fields are exported for gob.
 type ScoreAcc struct {
-	// Key is the score key of the rows added (the first one's).
-	Key                   score.Key
-	Rows, Violated        int
+	// Keyed is the score key of the rows added and how many (no row, no scores).
+	runner.Keyed
+	Violated              int
 	Instances, Violations map[string]int
 }
 
 // Add counts one result row.
 func (a *ScoreAcc) Add(r schemas.PropertyResultRow) {
-	if a.Rows == 0 {
-		a.Key = score.Key{Translator: r.Translator, Corpus: r.Corpus, SrcLang: r.SrcLang, TgtLang: r.TgtLang}
-	}
-	a.Rows++
+	a.Keyed.Add(score.Key{Translator: r.Translator, Corpus: r.Corpus, SrcLang: r.SrcLang, TgtLang: r.TgtLang})
 	if a.Instances == nil {
 		a.Instances = map[string]int{}
 	}
@@ -38,13 +36,9 @@ func (a *ScoreAcc) Add(r schemas.PropertyResultRow) {
 
 // Merge adds o's counts to a (o is left as it was).
 func (a *ScoreAcc) Merge(o *ScoreAcc) {
-	if o.Rows == 0 {
+	if !a.Keyed.Merge(o.Keyed) {
 		return
 	}
-	if a.Rows == 0 {
-		a.Key = o.Key
-	}
-	a.Rows += o.Rows
 	a.Violated += o.Violated
 	for p, n := range o.Instances {
 		if a.Instances == nil {
@@ -66,8 +60,8 @@ func (a *ScoreAcc) ScoreRows(run string) []schemas.ScoreRow { return a.Scores(ru
 // Scores are Score's rows of the rows added, for key k; none without rows (as the
 // Score stage gave none for a key without rows).
 func (a *ScoreAcc) Scores(run string, k score.Key) []schemas.ScoreRow {
-	if a.Rows == 0 {
+	if a.Added == 0 {
 		return nil
 	}
-	return scoreRows(run, k, a.Violations, a.Instances, a.Violated, a.Rows)
+	return scoreRows(run, k, a.Violations, a.Instances, a.Violated, a.Added)
 }

@@ -92,7 +92,7 @@ func TestScoreAccGob(t *testing.T) {
 		a.Add(r)
 	}
 	b := scoretest.GobCopy(t, &a)
-	if !reflect.DeepEqual(a, *b) || b.Rows != len(rows) {
+	if !reflect.DeepEqual(a, *b) || b.Added != len(rows) {
 		t.Fatalf("decoded %+v, want %+v", b, a)
 	}
 	if err := scoretest.Same(b.Scores("r", a.Key), Score("r", a.Key, rows)); err != nil {

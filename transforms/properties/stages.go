@@ -24,13 +24,6 @@ import (
 // Their results are plain exported data, so a runner can encode them between
 // workers.
 
-// Direction is one direction of a problem and the translators that take part in
-// it (those that support it and translate variants), in the Runner's order.
-type Direction struct {
-	SrcLang, TgtLang string
-	Translators      []string
-}
-
 // Program is one valid input of a source side: the original, a variant or the
 // merge partner, with its run and its observation.
 type Program struct {
@@ -60,7 +53,7 @@ type ProgramRun struct {
 // rows so far.
 type Expanded struct {
 	Item       evaluate.Item
-	Directions []Direction
+	Directions []runner.Direction
 	Sides      []Side
 	Runs       []ProgramRun
 	Output     Output
@@ -107,26 +100,12 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item, pool []schemas.Pr
 	p := it.Problem
 	ex := Expanded{Item: it}
 	errRow := runner.Errors(r.Run, Stage, p, &ex.Output.Errors)
-	if len(p.Tests) == 0 {
-		errRow("", "no tests", "")
+	dirs, _, ok := r.Start(p, it.Directions(), "the properties job", errRow)
+	if !ok {
 		ex.Done = true
 		return ex
 	}
-	if _, err := values.ParseType(p.Returns); err != nil {
-		errRow("", "bad return type", err.Error())
-		ex.Done = true
-		return ex
-	}
-	for _, d := range runner.Directions(it.Directions(), r.Translators, "the properties job", errRow) {
-		if len(d.Translators) == 0 {
-			continue
-		}
-		dir := Direction{SrcLang: d.Src, TgtLang: d.Tgt}
-		for _, tr := range d.Translators {
-			dir.Translators = append(dir.Translators, tr.Name())
-		}
-		ex.Directions = append(ex.Directions, dir)
-	}
+	ex.Directions = dirs
 	ran := map[string]execute.Result{} // progKey -> result
 	done := map[string]bool{}
 	for _, d := range ex.Directions {
@@ -191,28 +170,22 @@ func (r *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 		return tx
 	}
 	p := ex.Item.Problem
-	byName := map[string]translate.Translator{}
-	for _, tr := range r.Translators {
-		byName[tr.Name()] = tr
-	}
 	for _, d := range ex.Directions {
 		progs := ex.programs(d.SrcLang)
 		if progs == nil {
 			continue
 		}
-		dir := schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang}
-		for _, name := range d.Translators {
-			for _, pg := range progs {
-				req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: pg.id, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
-					Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry, Params: pg.fn.Params, Returns: pg.fn.Returns}
-				res := runner.Translate(ctx, byName[name], name, req)
-				for _, t := range res {
-					tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations,
-						runner.TranslationRow(r.Run, p, name, pg.id, dir, t))
-				}
-				tx.Units = append(tx.Units, Unit{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Program: pg.id, Samples: res})
-			}
+		ins := make([]runner.Input, len(progs))
+		for i, pg := range progs {
+			ins[i] = runner.Input{Variant: pg.id, Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry,
+				Params: pg.fn.Params, Returns: pg.fn.Returns}
 		}
+		r.TranslateInputs(ctx, p, d, ins, func(name string, in runner.Input, res []translate.Translation) {
+			for _, t := range res {
+				tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
+			}
+			tx.Units = append(tx.Units, Unit{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Program: in.Variant, Samples: res})
+		})
 	}
 	return tx
 }
@@ -293,7 +266,7 @@ func (r *Runner) Execute(ctx context.Context, tx Translated) Output {
 		for _, x := range ps {
 			b.Candidates = append(b.Candidates, x.cand)
 		}
-		for id, res := range r.run(ctx, b, errRow) {
+		for id, res := range r.RunBatch(ctx, b, errRow) {
 			ran[id] = res
 		}
 	}

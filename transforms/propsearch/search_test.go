@@ -17,6 +17,7 @@ import (
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/java"
 	"transmute/transforms/properties"
+	"transmute/transforms/runner"
 	"transmute/transforms/sandbox"
 	"transmute/transforms/translate"
 	_ "transmute/transforms/translate/openai"
@@ -119,7 +120,7 @@ func TestSearchOnLocalServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	r := &properties.Runner{Run: "search", Engines: map[string]execute.Engine{"java": e}, Tolerance: values.DefaultTolerance, Seed: 1}
+	r := &properties.Runner{Tools: runner.Tools{Run: "search", Engines: map[string]execute.Engine{"java": e}, Tolerance: values.DefaultTolerance}, Seed: 1}
 	p := schemas.Problem{ID: "SUM_SCALED", Corpus: "test", Returns: "int",
 		Params: []schemas.Param{{Name: "n", Type: "int"}, {Name: "k", Type: "int"}},
 		Functions: []schemas.Function{{Lang: "java", Name: "f",

@@ -1,11 +1,13 @@
-// Package runner holds the steps that the variant jobs (MBTA, the properties job
-// and the consistency job) share: each expands a problem's source functions into
-// variants and runs them, translates the original and the variants, runs the
-// translations and judges them. The jobs differ in their variants and their
-// judgement; choosing the translators of each direction, running a batch,
-// translating one input and rendering the rows of translations, executions and
-// errors are the same, and live here. The evaluate job renders its executions
-// with ExecutionRows too. It is plain Go (no Beam).
+// Package runner holds what the variant jobs (MBTA, the properties job and the
+// consistency job) share: each expands a problem's source functions into variants
+// and runs them, translates the original and the variants, runs the translations
+// and judges them. The jobs differ in their variants and their judgement; the tool
+// set (Tools), checking a problem and choosing the translators of each direction
+// (Start), running a batch through the engines, translating a direction's inputs,
+// rendering the rows of translations, executions and errors, and the score key of
+// an accumulator (Keyed) are the same, and live here. The evaluate job translates
+// and renders its executions with Translate and ExecutionRows too. It is plain Go
+// (no Beam).
 package runner
 
 import (
@@ -15,22 +17,25 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/sandbox"
+	"transmute/transforms/score"
 	"transmute/transforms/translate"
+	"transmute/transforms/values"
 )
 
 // ReasonNoVariants is the ErrorRow reason for translators that cannot translate
 // variants (those that only replay recorded translations).
 const ReasonNoVariants = "translator cannot translate variants"
 
-// Runner runs one problem's batches for a variant job. It is safe for concurrent
-// use when its engines are.
-type Runner struct {
-	Run     string
-	Engines map[string]execute.Engine
-	Limits  sandbox.Limits
-	// InfraTests gives every test of a candidate an infra_error result when its
-	// engine fails, not only the candidate (MBTA judges test by test).
-	InfraTests bool
+// Tools is what a variant job's steps work with. Expand and Execute need the
+// engines, Translate the translators; a stage opens only what its step needs. It
+// is safe for concurrent use when its translators and engines are.
+type Tools struct {
+	Run         string
+	Translators []translate.Translator
+	Engines     map[string]execute.Engine
+	// Limits are the per-test limits of every batch.
+	Limits    sandbox.Limits
+	Tolerance values.Tolerance
 }
 
 // ErrRow records one error row of a problem.
@@ -47,19 +52,35 @@ func Errors(run string, stage schemas.Stage, p schemas.Problem, dst *[]schemas.E
 // Batch is a batch of p's tests in lang with no candidate yet. A timeout decides a
 // variant (an anomalous mutant, an inconsistent translation): its other tests need
 // not run.
-func (r *Runner) Batch(p schemas.Problem, lang string) execute.Batch {
-	return execute.Batch{ProblemID: p.ID, Lang: lang, Params: p.Params, Returns: p.Returns, Tests: p.Tests,
-		Limits: r.Limits, StopAfterTimeouts: 1}
+func (t *Tools) Batch(p schemas.Problem, lang string) execute.Batch {
+	return t.BatchOf(p.ID, lang, p.Params, p.Returns, p.Tests)
+}
+
+// BatchOf is Batch for a program whose parameters and tests are not its problem's
+// (a variant that adds a parameter, a merge of two functions).
+func (t *Tools) BatchOf(id, lang string, params []schemas.Param, returns string, tests []schemas.Test) execute.Batch {
+	return execute.Batch{ProblemID: id, Lang: lang, Params: params, Returns: returns, Tests: tests,
+		Limits: t.Limits, StopAfterTimeouts: 1}
 }
 
 // RunBatch executes one batch and returns the results by candidate id; an engine
 // failure is an error row and turns every candidate into an infra error.
-func (r *Runner) RunBatch(ctx context.Context, b execute.Batch, errRow ErrRow) map[string]execute.Result {
+func (t *Tools) RunBatch(ctx context.Context, b execute.Batch, errRow ErrRow) map[string]execute.Result {
+	return t.run(ctx, b, errRow, false)
+}
+
+// RunTests is RunBatch for a job that judges test by test (MBTA): when the engine
+// fails, every test of every candidate is an infra error too.
+func (t *Tools) RunTests(ctx context.Context, b execute.Batch, errRow ErrRow) map[string]execute.Result {
+	return t.run(ctx, b, errRow, true)
+}
+
+func (t *Tools) run(ctx context.Context, b execute.Batch, errRow ErrRow, infraTests bool) map[string]execute.Result {
 	results := map[string]execute.Result{}
 	if len(b.Candidates) == 0 {
 		return results
 	}
-	res, err := execute.RunOn(ctx, r.Engines, b, r.InfraTests)
+	res, err := execute.RunOn(ctx, t.Engines, b, infraTests)
 	if err != nil {
 		errRow(b.Lang, "engine failure", err.Error())
 	}
@@ -69,21 +90,43 @@ func (r *Runner) RunBatch(ctx context.Context, b execute.Batch, errRow ErrRow) m
 	return results
 }
 
-// Direction is one direction of a problem and the translators that take part in
-// it, in the order given.
+// Direction is one direction of a problem and the names of the translators that
+// take part in it (those that support it and translate unseen code), in the
+// Tools' order. It is plain data, so a runner can encode it between stages.
 type Direction struct {
-	schemas.Direction
-	Translators []translate.Translator
+	SrcLang, TgtLang string
+	Translators      []string
+}
+
+// Dir is d as a schemas.Direction.
+func (d Direction) Dir() schemas.Direction { return schemas.Direction{Src: d.SrcLang, Tgt: d.TgtLang} }
+
+// Start checks that p can be run, with an error row when it cannot (no tests, a
+// return type that does not parse), and picks the translators of each of dirs
+// (Directions). job names the job in the error rows.
+func (t *Tools) Start(p schemas.Problem, dirs []schemas.Direction, job string, errRow ErrRow) ([]Direction, values.Type, bool) {
+	var ret values.Type
+	if len(p.Tests) == 0 {
+		errRow("", "no tests", "")
+		return nil, ret, false
+	}
+	ret, err := values.ParseType(p.Returns)
+	if err != nil {
+		errRow("", "bad return type", err.Error())
+		return nil, ret, false
+	}
+	return Directions(dirs, t.Translators, job, errRow), ret, true
 }
 
 // Directions picks the translators of each direction: those that support it and
-// translate unseen code. A translator that supports a direction but only replays
-// recorded translations gets one error row (job names the job in it).
+// translate unseen code; a direction without one is left out. A translator that
+// supports a direction but only replays recorded translations gets one error row
+// (job names the job in it).
 func Directions(dirs []schemas.Direction, trs []translate.Translator, job string, errRow ErrRow) []Direction {
 	skipped := map[string]bool{}
-	out := make([]Direction, 0, len(dirs))
+	var out []Direction
 	for _, d := range dirs {
-		dir := Direction{Direction: d}
+		dir := Direction{SrcLang: d.Src, TgtLang: d.Tgt}
 		for _, tr := range trs {
 			if !translate.Supports(tr, d.Src, d.Tgt) {
 				continue
@@ -95,11 +138,49 @@ func Directions(dirs []schemas.Direction, trs []translate.Translator, job string
 				}
 				continue
 			}
-			dir.Translators = append(dir.Translators, tr)
+			dir.Translators = append(dir.Translators, tr.Name())
 		}
-		out = append(out, dir)
+		if len(dir.Translators) > 0 {
+			out = append(out, dir)
+		}
 	}
 	return out
+}
+
+// Input is one program of a source side that a direction's translators translate:
+// the original ("orig") or a variant, with the parameters it takes.
+type Input struct {
+	Variant              string
+	Code, Imports, Entry string
+	Params               []schemas.Param
+	Returns              string
+}
+
+// TranslateInputs translates every input with every translator of d, translator
+// by translator, and hands got each translator's name, the input and its
+// translations (at least one: Translate). The translators must include every one
+// d names (one that is not open becomes a translation error).
+func (t *Tools) TranslateInputs(ctx context.Context, p schemas.Problem, d Direction, ins []Input,
+	got func(translator string, in Input, res []translate.Translation)) {
+	for _, name := range d.Translators {
+		var tr translate.Translator
+		for _, x := range t.Translators {
+			if x.Name() == name {
+				tr = x
+				break
+			}
+		}
+		for _, in := range ins {
+			req := translate.Request{ProblemID: p.ID, Corpus: p.Corpus, VariantID: in.Variant, SrcLang: d.SrcLang,
+				TgtLang: d.TgtLang, Code: in.Code, Imports: in.Imports, Entry: in.Entry, Params: in.Params, Returns: in.Returns}
+			got(name, in, Translate(ctx, tr, name, req))
+		}
+	}
+}
+
+// TranslationRow is the row of translation tr of variant by translator in d.
+func (t *Tools) TranslationRow(p schemas.Problem, translator, variant string, d Direction, tr translate.Translation) schemas.TranslationRow {
+	return TranslationRow(t.Run, p, translator, variant, d.Dir(), tr)
 }
 
 // Translate returns at least one translation of req: a translator's error, or a
@@ -185,4 +266,32 @@ func SummaryRow(base schemas.ExecutionRow, r execute.Result) schemas.ExecutionRo
 	row.WallMicros = r.WallTime.Microseconds()
 	row.MaxRSSKB = r.MaxRSSKB
 	return row
+}
+
+// Keyed is the score key of an accumulator and how many things (groups, rows) were
+// added to it: the key of the first one, since a combiner adds only things of one
+// key. Nothing added, no scores. Exported for gob.
+type Keyed struct {
+	Key   score.Key
+	Added int
+}
+
+// Add counts one thing of key k.
+func (a *Keyed) Add(k score.Key) {
+	if a.Added == 0 {
+		a.Key = k
+	}
+	a.Added++
+}
+
+// Merge counts o's things in a; false when o has none (nothing to merge).
+func (a *Keyed) Merge(o Keyed) bool {
+	if o.Added == 0 {
+		return false
+	}
+	if a.Added == 0 {
+		a.Key = o.Key
+	}
+	a.Added += o.Added
+	return true
 }
