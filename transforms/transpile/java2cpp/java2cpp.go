@@ -42,21 +42,14 @@ import (
 // Result is a translation: Code holds forward declarations and the function definitions;
 // Imports holds the #include lines and helper definitions the code needs; Entry is the
 // C++ name of the last Java method.
-type Result struct {
-	Code, Imports, Entry string
-}
+type Result = javasrc.Result
 
 // UnsupportedError reports a Java construct the translator does not handle.
-type UnsupportedError struct {
-	Construct string
-	Line      int // 1-based line in the Java source, 0 when unknown
-}
+type UnsupportedError = javasrc.UnsupportedError
 
-func (e *UnsupportedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("java2cpp: unsupported construct %s at line %d", e.Construct, e.Line)
-	}
-	return fmt.Sprintf("java2cpp: unsupported construct %s", e.Construct)
+// unsupported is the error for a construct at a 1-based line (0 when unknown).
+func unsupported(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: "java2cpp: unsupported construct", Construct: construct, Line: line}
 }
 
 const wrapPrefix = "class J2C__ { "
@@ -69,18 +62,18 @@ func Translate(javaSrc string) (res Result, err error) {
 				res, err = Result{}, ue
 				return
 			}
-			res, err = Result{}, &UnsupportedError{Construct: fmt.Sprintf("internal error (%v)", r)}
+			res, err = Result{}, unsupported(fmt.Sprintf("internal error (%v)", r), 0)
 		}
 	}()
 	src := []byte(wrapPrefix + javaSrc + "\n}\n")
 	tree := javasrc.Parse(src)
 	if tree == nil {
-		return Result{}, &UnsupportedError{Construct: "unparsable source"}
+		return Result{}, unsupported("unparsable source", 0)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	if root.HasError() {
-		return Result{}, &UnsupportedError{Construct: "syntax error", Line: javasrc.FirstErrorLine(root)}
+		return Result{}, unsupported("syntax error", javasrc.FirstErrorLine(root))
 	}
 	t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
 	return t.program(root)
@@ -206,7 +199,7 @@ func (t *tr) fail(n *sitter.Node, construct string) {
 	if n != nil {
 		line = int(n.StartPosition().Row) + 1
 	}
-	panic(&UnsupportedError{Construct: construct, Line: line})
+	panic(unsupported(construct, line))
 }
 
 func (t *tr) text(n *sitter.Node) string { return n.Utf8Text(t.src) }

@@ -32,21 +32,14 @@ import (
 
 // Result is a translation: Code holds the Go functions, Imports the import
 // declaration the code needs, Entry the name of the last Java method.
-type Result struct {
-	Code, Imports, Entry string
-}
+type Result = javasrc.Result
 
 // UnsupportedError reports a Java construct the translator does not handle.
-type UnsupportedError struct {
-	Construct string
-	Line      int
-}
+type UnsupportedError = javasrc.UnsupportedError
 
-func (e *UnsupportedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("java2go: unsupported construct %s at line %d", e.Construct, e.Line)
-	}
-	return "java2go: unsupported construct " + e.Construct
+// unsupported is the error for a construct at a 1-based line (0 when unknown).
+func unsupported(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: "java2go: unsupported construct", Construct: construct, Line: line}
 }
 
 const wrapPrefix = "class J2G__ { "
@@ -65,12 +58,12 @@ func Translate(javaSrc string) (res Result, err error) {
 	src := []byte(wrapPrefix + javaSrc + "\n}\n")
 	tree := javasrc.Parse(src)
 	if tree == nil {
-		return Result{}, &UnsupportedError{Construct: "unparsable source"}
+		return Result{}, unsupported("unparsable source", 0)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	if root.HasError() {
-		return Result{}, &UnsupportedError{Construct: "syntax error"}
+		return Result{}, unsupported("syntax error", 0)
 	}
 	t := &tr{src: src, imports: map[string]bool{}, methods: map[string]*method{}}
 	return t.program(root)
@@ -103,7 +96,7 @@ func (t *tr) fail(n *sitter.Node, construct string) {
 	if n != nil {
 		line = int(n.StartPosition().Row) + 1
 	}
-	panic(&UnsupportedError{Construct: construct, Line: line})
+	panic(unsupported(construct, line))
 }
 
 func (t *tr) text(n *sitter.Node) string { return n.Utf8Text(t.src) }

@@ -1,11 +1,12 @@
 // Package javasrc holds what the Java translators (java2cpp, java2go, java2py)
-// share about their Java input: a pooled tree-sitter parser, the line of the
-// first syntax error, and Java's rules for boxed types, binary numeric promotion
+// share: their Result and UnsupportedError, and about their Java input a pooled
+// tree-sitter parser, the line of the first syntax error, and Java's rules for boxed types, binary numeric promotion
 // and generic type arguments over types kept as source text without spaces
 // ("int", "char[][]", "HashMap<Integer,Integer>").
 package javasrc
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -23,6 +24,29 @@ var (
 		return p
 	}}
 )
+
+// Result is a translation: Code holds the target's functions, Imports what they
+// need before them (includes, imports, helper definitions), Entry the target's
+// name of the last Java method.
+type Result struct {
+	Code, Imports, Entry string
+}
+
+// UnsupportedError reports a Java construct a translator does not handle.
+// Prefix starts the message ("java2cpp: unsupported construct"): each translator
+// keeps its own wording.
+type UnsupportedError struct {
+	Prefix    string
+	Construct string
+	Line      int // 1-based line in the Java source, 0 when unknown
+}
+
+func (e *UnsupportedError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s %s at line %d", e.Prefix, e.Construct, e.Line)
+	}
+	return e.Prefix + " " + e.Construct
+}
 
 // Language is tree-sitter's Java grammar, the one Parse uses.
 func Language() *sitter.Language { return lang }
