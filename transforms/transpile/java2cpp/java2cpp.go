@@ -44,39 +44,26 @@ import (
 // C++ name of the last Java method.
 type Result = javasrc.Result
 
-// UnsupportedError reports a Java construct the translator does not handle.
+// UnsupportedError reports a Java construct java2cpp does not translate.
 type UnsupportedError = javasrc.UnsupportedError
+
+// refusal starts the message of every UnsupportedError of java2cpp.
+const refusal = "java2cpp: unsupported construct"
 
 // unsupported is the error for a construct at a 1-based line (0 when unknown).
 func unsupported(construct string, line int) *UnsupportedError {
-	return &UnsupportedError{Prefix: "java2cpp: unsupported construct", Construct: construct, Line: line}
+	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
 }
 
-const wrapPrefix = "class J2C__ { "
+var front = javasrc.Front{Wrap: "class J2C__ { ", Prefix: refusal, ErrorLine: true,
+	Internal: func(r any) error { return unsupported(fmt.Sprintf("internal error (%v)", r), 0) }}
 
 // Translate translates Java static methods into C++.
-func Translate(javaSrc string) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				res, err = Result{}, ue
-				return
-			}
-			res, err = Result{}, unsupported(fmt.Sprintf("internal error (%v)", r), 0)
-		}
-	}()
-	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	tree := javasrc.Parse(src)
-	if tree == nil {
-		return Result{}, unsupported("unparsable source", 0)
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return Result{}, unsupported("syntax error", javasrc.FirstErrorLine(root))
-	}
-	t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
-	return t.program(root)
+func Translate(javaSrc string) (Result, error) {
+	return front.Translate(javaSrc, func(src []byte, root *sitter.Node) (Result, error) {
+		t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
+		return t.program(root)
+	})
 }
 
 // tr is the state of one translation.

@@ -34,39 +34,25 @@ import (
 // declaration the code needs, Entry the name of the last Java method.
 type Result = javasrc.Result
 
-// UnsupportedError reports a Java construct the translator does not handle.
+// UnsupportedError reports a Java construct java2go does not translate.
 type UnsupportedError = javasrc.UnsupportedError
+
+// refusal starts the message of every UnsupportedError of java2go.
+const refusal = "java2go: unsupported construct"
 
 // unsupported is the error for a construct at a 1-based line (0 when unknown).
 func unsupported(construct string, line int) *UnsupportedError {
-	return &UnsupportedError{Prefix: "java2go: unsupported construct", Construct: construct, Line: line}
+	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
 }
 
-const wrapPrefix = "class J2G__ { "
+var front = javasrc.Front{Wrap: "class J2G__ { ", Prefix: refusal}
 
 // Translate translates Java static methods into Go.
-func Translate(javaSrc string) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				res, err = Result{}, ue
-				return
-			}
-			panic(r)
-		}
-	}()
-	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	tree := javasrc.Parse(src)
-	if tree == nil {
-		return Result{}, unsupported("unparsable source", 0)
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return Result{}, unsupported("syntax error", 0)
-	}
-	t := &tr{src: src, imports: map[string]bool{}, methods: map[string]*method{}}
-	return t.program(root)
+func Translate(javaSrc string) (Result, error) {
+	return front.Translate(javaSrc, func(src []byte, root *sitter.Node) (Result, error) {
+		t := &tr{src: src, imports: map[string]bool{}, methods: map[string]*method{}}
+		return t.program(root)
+	})
 }
 
 // method is a Java method's signature.

@@ -33,7 +33,7 @@ import (
 // function (the last Java method).
 type Result = javasrc.Result
 
-// UnsupportedError reports a Java construct the translator does not handle.
+// UnsupportedError reports a Java construct java2py does not translate.
 type UnsupportedError = javasrc.UnsupportedError
 
 // unsupportedErr is the error for a construct at a 1-based line (0 when unknown).
@@ -64,16 +64,9 @@ func Translate(javaSrc string) (Result, error) {
 
 // TranslateWith translates Java static methods into Python.
 func TranslateWith(javaSrc string, opts Options) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				err = ue
-			} else {
-				err = unsupportedErr(fmt.Sprintf("internal error: %v", r), 0)
-			}
-			res = Result{}
-		}
-	}()
+	defer javasrc.Recover(&res, &err, func(r any) error {
+		return unsupportedErr(fmt.Sprintf("internal error: %v", r), 0)
+	})
 	src := []byte(classPrefix + stripHeader(javaSrc) + "\n}")
 	root, perr := parse(src)
 	if perr != nil {
