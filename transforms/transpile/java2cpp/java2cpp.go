@@ -926,7 +926,7 @@ func (t *tr) localDecls(n *sitter.Node) []string {
 
 // assignConv converts a value assigned to a variable of Java type jt.
 func (t *tr) assignConv(e ex, jt string, n *sitter.Node) string {
-	if isIntegral(jt) && isFloating(e.t) {
+	if isIntegral(jt) && javasrc.IsFloating(e.t) {
 		// only reachable through compound assignment; Java narrows with saturation
 		return t.d2i(e.c, jt)
 	}
@@ -1337,7 +1337,7 @@ func (t *tr) eAssign(n *sitter.Node) ex {
 		b := t.binaryOf(ln, bop, rn, l, r)
 		return ex{"(" + l.c + " = " + t.narrow(b, l.t) + ")", l.t}
 	}
-	if isIntegral(l.t) && isFloating(r.t) {
+	if isIntegral(l.t) && javasrc.IsFloating(r.t) {
 		if ln.Kind() != "identifier" && hasSideEffects(t.text(ln)) {
 			t.fail(n, "compound "+op+" on an lvalue with side effects")
 		}
@@ -1377,7 +1377,7 @@ func (t *tr) binaryOf(n *sitter.Node, op string, rn *sitter.Node, l, r ex) ex {
 // function argument.
 func (t *tr) divide(n *sitter.Node, op, left string, l, r ex) ex {
 	pt := javasrc.Promote(l.t, r.t)
-	if isFloating(pt) {
+	if javasrc.IsFloating(pt) {
 		if op == "%" {
 			return ex{"std::fmod(" + left + ", " + stripParens(r.c) + ")", pt}
 		}
@@ -1399,7 +1399,7 @@ func (t *tr) narrow(e ex, jt string) string {
 	if javasrc.Unbox(e.t) == javasrc.Unbox(jt) {
 		return stripParens(e.c)
 	}
-	if isIntegral(jt) && isFloating(e.t) {
+	if isIntegral(jt) && javasrc.IsFloating(e.t) {
 		return t.d2i(e.c, jt)
 	}
 	return "(" + t.ctype(jt, nil) + ")" + e.c
@@ -1434,7 +1434,7 @@ func (t *tr) eCast(n *sitter.Node) ex {
 	if !isNumeric(e.t) && javasrc.Unbox(e.t) != "boolean" {
 		t.fail(n, "cast of "+e.t)
 	}
-	if isIntegral(to) && isFloating(e.t) {
+	if isIntegral(to) && javasrc.IsFloating(e.t) {
 		return ex{t.d2i(e.c, to), javasrc.Unbox(to)}
 	}
 	return ex{"((" + t.ctype(to, n) + ")" + e.c + ")", javasrc.Unbox(to)}

@@ -149,6 +149,15 @@ func Unbox(t string) string {
 	return t
 }
 
+// IsFloating tells whether t is float or double (after unboxing).
+func IsFloating(t string) bool {
+	switch Unbox(t) {
+	case "float", "double":
+		return true
+	}
+	return false
+}
+
 // Promote applies Java's binary numeric promotion to the types of two operands.
 func Promote(a, b string) string {
 	a, b = Unbox(a), Unbox(b)
