@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -30,4 +31,11 @@ func ReadJSONL[T any](tb testing.TB, path string) []T {
 		tb.Fatalf("%s: %v", path, err)
 	}
 	return rows
+}
+
+// SharedJSONL decodes the JSONL file at rel under ../shared/corpora, as
+// ReadJSONL, and skips the test when the shared corpora lack it.
+func SharedJSONL[T any](tb testing.TB, rel string) []T {
+	tb.Helper()
+	return ReadJSONL[T](tb, filepath.Join(SharedCorpora(tb, rel), rel))
 }

@@ -59,23 +59,13 @@ func TestReadTrace(t *testing.T) {
 	if pf.Code != "def add_one(x):\n    return 1 + x" || pf.Name != "add_one" {
 		t.Errorf("TRACE's source code was not used: %q %q", pf.Name, pf.Code)
 	}
-	reasons := map[string]string{}
-	for _, e := range c.Errors {
-		if e.Stage != "ingest" || e.Corpus != "trace" {
-			t.Errorf("error row %+v", e)
-		}
-		reasons[e.ProblemID] += e.Reason + "|"
-	}
-	for id, want := range map[string]string{
+	reasons := ingestReasons(t, c.Errors, "trace", "|")
+	wantMentions(t, reasons, map[string]string{
 		"BAD_PYTHON": "could not be ingested from TransCoder-test",
 		"UNKNOWN":    "not in the TransCoder-test corpus",
 		"":           "tasks.jsonl line 6",
 		"ADD_ONE":    "bad direction",
-	} {
-		if !strings.Contains(reasons[id], want) {
-			t.Errorf("error for %q: %q, want it to mention %q", id, reasons[id], want)
-		}
-	}
+	})
 	if !strings.Contains(reasons["ADD_ONE"], "duplicate task") {
 		t.Errorf("duplicate task not reported: %q", reasons["ADD_ONE"])
 	}

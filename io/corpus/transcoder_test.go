@@ -220,23 +220,12 @@ func TestReadTranscoder(t *testing.T) {
 	}
 	checkTests(t, three, `[["a","b"],1,[[[1,2],[3]],[[-4]]]]`, `[[],0,[[[7]]]]`)
 
-	reasons := map[string]string{}
-	for _, e := range c.Errors {
-		if e.Stage != "ingest" || e.Corpus != "transcoder" {
-			t.Errorf("error row %+v", e)
-		}
-		reasons[e.ProblemID] += e.Reason
-	}
-	for id, want := range map[string]string{
+	wantMentions(t, ingestReasons(t, c.Errors, "transcoder", ""), map[string]string{
 		"BAD_PYTHON": "python script",
 		"FOUR_D":     "4 dimensions",
 		"NO_SCRIPT":  "no test script",
 		"":           "gold.jsonl line 8",
-	} {
-		if !strings.Contains(reasons[id], want) {
-			t.Errorf("error for %q: %q, want it to mention %q", id, reasons[id], want)
-		}
-	}
+	})
 	if len(c.Errors) != 4 {
 		t.Errorf("got %d error rows: %+v", len(c.Errors), c.Errors)
 	}
@@ -294,4 +283,28 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// ingestReasons fails the test for an error row that is not an ingest error of
+// corpus, and returns each problem's reasons, each followed by sep.
+func ingestReasons(t *testing.T, errs []schemas.ErrorRow, corpus, sep string) map[string]string {
+	t.Helper()
+	reasons := map[string]string{}
+	for _, e := range errs {
+		if e.Stage != "ingest" || e.Corpus != corpus {
+			t.Errorf("error row %+v", e)
+		}
+		reasons[e.ProblemID] += e.Reason + sep
+	}
+	return reasons
+}
+
+// wantMentions checks that the reasons of each problem id mention want[id].
+func wantMentions(t *testing.T, reasons, want map[string]string) {
+	t.Helper()
+	for id, w := range want {
+		if !strings.Contains(reasons[id], w) {
+			t.Errorf("error for %q: %q, want it to mention %q", id, reasons[id], w)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 )
 
@@ -184,17 +185,7 @@ func TestCoreLeases(t *testing.T) {
 	// Another process holds core 7.
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCoreLeaseHelper$")
 	cmd.Env = append(os.Environ(), "EFFICIENCY_CORE_HELPER=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(t, cmd)
 	line, _ := bufio.NewReader(stdout).ReadString('\n')
 	if strings.TrimSpace(line) != "leased 7" {
 		t.Fatalf("helper: %q", line)

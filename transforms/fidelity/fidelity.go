@@ -295,26 +295,14 @@ func wrap(n *big.Int, bits uint) *big.Int {
 // overflowPair walks two integer values (or arrays of them) in step and reports
 // whether any differing element pair is explained by wrap-around.
 func overflowPair(t values.Type, a, b any) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
+	return values.Zip(a, b, true, func(a, b any) bool {
+		x, ok1 := a.(json.Number)
+		y, ok2 := b.(json.Number)
+		if !ok1 || !ok2 {
 			return false
 		}
-		for i := range x {
-			if overflowPair(t, x[i], y[i]) {
-				return true
-			}
-		}
-		return false
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		ia, ok1 := new(big.Int).SetString(string(x), 10)
-		ib, ok2 := new(big.Int).SetString(string(y), 10)
-		if !ok1 || !ok2 || ia.Cmp(ib) == 0 {
+		ia, ib, ok := values.BigInts(x, y)
+		if !ok || ia.Cmp(ib) == 0 {
 			return false
 		}
 		for _, n := range []*big.Int{ia, ib} {
@@ -328,39 +316,30 @@ func overflowPair(t values.Type, a, b any) bool {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // closeNumbers reports whether two numeric values (or arrays) differ only slightly:
 // within rel relatively, or by at most absDiff.
 func closeNumbers(a, b any, rel, absDiff float64) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !closeNumbers(x[i], y[i], rel, absDiff) {
+	return values.Zip(a, b, false, func(a, b any) bool {
+		switch x := a.(type) {
+		case json.Number:
+			y, ok := b.(json.Number)
+			if !ok {
 				return false
 			}
+			fa, _ := x.Float64()
+			fb, _ := y.Float64()
+			d := math.Abs(fa - fb)
+			return d <= absDiff || d <= rel*math.Max(math.Abs(fa), math.Abs(fb))
+		case string:
+			// NaN or infinity on one side
+			return true
 		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		fa, _ := x.Float64()
-		fb, _ := y.Float64()
-		d := math.Abs(fa - fb)
-		return d <= absDiff || d <= rel*math.Max(math.Abs(fa), math.Abs(fb))
-	case string:
-		// NaN or infinity on one side
-		return true
-	}
-	return false
+		return false
+	})
 }
 
 var floatMarkers = []string{"double", "float", "sqrt", "pow", "log", "Math.", "math.", "ceil", "floor", "/ 2.0", "cbrt", "exp("}

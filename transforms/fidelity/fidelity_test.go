@@ -57,21 +57,13 @@ func TestCompareClassifies(t *testing.T) {
 		gold("cpp", "9", "!killed by signal: segmentation fault", "25"),
 	}
 	rows, dep := Compare("r", p, golds, values.DefaultTolerance)
-	causes := map[string]string{}
-	for _, r := range rows {
-		causes[r.LangA+"-"+r.LangB+"#"+string(rune('0'+r.TestIndex))] = r.Cause
-	}
 	want := map[string]string{
 		"java-python#0": "", "java-python#1": CauseOverflow, "java-python#2": CauseOther,
 		// the C++ crash on test 1 happens on a test that overflows elsewhere
 		"java-cpp#1": CauseOverflow, "python-cpp#1": CauseOverflow,
 		"java-cpp#2": "", "python-cpp#2": CauseOther,
 	}
-	for k, v := range want {
-		if causes[k] != v {
-			t.Errorf("%s: cause %q, want %q", k, causes[k], v)
-		}
-	}
+	wantCauses(t, rows, want)
 	if dep[1] != CauseOverflow || dep[0] != "" || dep[2] != "" {
 		t.Errorf("language-dependent tests: %v", dep)
 	}
@@ -119,21 +111,13 @@ func TestGoldException(t *testing.T) {
 		gold("cpp", "10", "1", "!ZeroDivisionError"),
 	}
 	rows, dep := Compare("r", p, golds, values.DefaultTolerance)
-	got := map[string]string{}
-	for _, r := range rows {
-		got[r.LangA+"-"+r.LangB+"#"+string(rune('0'+r.TestIndex))] = r.Cause
-	}
 	want := map[string]string{
 		"java-python#0": CauseGoldException, "python-cpp#0": CauseGoldException, "java-cpp#0": "",
 		"java-python#2": CauseGoldException, // Java's NullPointerException against Python's 7
 		"java-cpp#2":    "",                 // both raise: they agree
 		"python-cpp#2":  CauseOther,         // not in the list of port errors: stays other
 	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: cause %q, want %q", k, got[k], v)
-		}
-	}
+	wantCauses(t, rows, want)
 	if dep[0] != CauseGoldException {
 		t.Errorf("test 0 should be marked (gold_exception), got %v", dep)
 	}
@@ -157,5 +141,20 @@ func TestPartialRange(t *testing.T) {
 	ranged.Code = "static int f(int arr[], int n) { Arrays.sort(arr, 0, n); return arr[n-1] + arr[n-2]; }"
 	if rows, _ := Compare("r", p, []Gold{ranged, cpp}, values.DefaultTolerance); rows[0].Cause != CauseOther {
 		t.Errorf("both sort the prefix: cause %q, want other", rows[0].Cause)
+	}
+}
+
+// wantCauses checks the cause of the rows named in want ("java-python#1": the
+// pair's row of test 1); a row not there counts as the cause "".
+func wantCauses(t *testing.T, rows []schemas.FidelityRow, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.LangA+"-"+r.LangB+"#"+string(rune('0'+r.TestIndex))] = r.Cause
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: cause %q, want %q", k, got[k], v)
+		}
 	}
 }

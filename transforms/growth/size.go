@@ -1,7 +1,6 @@
 package growth
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -86,7 +85,7 @@ func Detect(p schemas.Problem, stress []schemas.Test) (*Plan, error) {
 		if t.Dims == 0 && t.Base != values.String {
 			continue
 		}
-		st, def := measure(i, func(v any) float64 { return float64(length(v)) })
+		st, def := measure(i, func(v any) float64 { return float64(max(values.Length(v), 0)) })
 		lo, hi := minMax(append(append([]float64{}, st...), def...))
 		if med := stats.Median(st); hi > lo || med >= 8 {
 			pl.Params = append(pl.Params, i)
@@ -105,7 +104,7 @@ func Detect(p schemas.Problem, stress []schemas.Test) (*Plan, error) {
 			if _, tied := m.Tied(i); tied {
 				continue
 			}
-			st, def := measure(i, func(v any) float64 { n, _ := number(v); return math.Abs(n) })
+			st, def := measure(i, func(v any) float64 { n, _ := values.Number(v); return math.Abs(n) })
 			ms, md := stats.Median(st), 0.0
 			if len(def) > 0 {
 				md = stats.Median(def)
@@ -142,25 +141,6 @@ func minMax(xs []float64) (float64, float64) {
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
 	return lo, hi
-}
-
-func length(v any) int {
-	switch x := v.(type) {
-	case []any:
-		return len(x)
-	case string:
-		return len([]rune(x))
-	}
-	return 0
-}
-
-func number(v any) (float64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	f, err := n.Float64()
-	return f, err == nil
 }
 
 // ParamList is the scaled parameters as GrowthRow.SizeParams spells them.

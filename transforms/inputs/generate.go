@@ -149,26 +149,6 @@ func decodeArgs(raw string) ([]any, error) {
 	return v, nil
 }
 
-func num(v any) (float64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	f, err := n.Float64()
-	return f, err == nil
-}
-
-// length is the length of an array or string value (-1 for others).
-func length(v any) int {
-	switch x := v.(type) {
-	case []any:
-		return len(x)
-	case string:
-		return len([]rune(x))
-	}
-	return -1
-}
-
 func (s *paramStats) observe(v any, alpha *map[string]bool) {
 	addChars := func(str string) {
 		if *alpha == nil {
@@ -191,7 +171,7 @@ func (s *paramStats) observe(v any, alpha *map[string]bool) {
 				walk(e, depth+1)
 			}
 		case json.Number:
-			if f, ok := num(x); ok {
+			if f, ok := values.Number(x); ok {
 				s.scalars.add(f)
 			}
 		case string:
@@ -210,10 +190,10 @@ func (s *paramStats) observe(v any, alpha *map[string]bool) {
 	if s.t.Dims == 2 {
 		rows, _ := v.([]any)
 		for _, r := range rows {
-			if length(r) != len(rows) {
+			if values.Length(r) != len(rows) {
 				s.square = false
 			}
-			if length(r) != length(rows[0]) {
+			if values.Length(r) != values.Length(rows[0]) {
 				s.ragged = true
 			}
 		}
@@ -237,8 +217,8 @@ func isSorted(v any) bool {
 
 // compare orders two scalars (numbers, strings, booleans).
 func compare(a, b any) int {
-	fa, oka := num(a)
-	fb, okb := num(b)
+	fa, oka := values.Number(a)
+	fb, okb := values.Number(b)
 	if oka && okb {
 		switch {
 		case fa < fb:
@@ -277,8 +257,8 @@ func (m *Model) findRelations() {
 			}
 			off, sameOff, index, count := 0, true, true, true
 			for k, args := range m.tests {
-				n, _ := num(args[i])
-				l := length(args[j])
+				n, _ := values.Number(args[i])
+				l := values.Length(args[j])
 				if l < 0 {
 					sameOff, index, count = false, false, false
 					break
@@ -312,7 +292,7 @@ func (m *Model) findRelations() {
 			}
 			same := true
 			for _, args := range m.tests {
-				if length(args[i]) != length(args[j]) {
+				if values.Length(args[i]) != values.Length(args[j]) {
 					same = false
 				}
 			}
@@ -432,7 +412,7 @@ func (m *Model) mutateValue(r *rand.Rand, i int, v any) (any, string) {
 	case s.t.Dims == 0 && s.t.IsInteger():
 		return s.mutateInt(r, v)
 	case s.t.Dims == 0 && s.t.IsFloat():
-		f, _ := num(v)
+		f, _ := values.Number(v)
 		switch r.IntN(4) {
 		case 0:
 			return jsonFloat(f * (0.5 + r.Float64())), "scale"
@@ -564,7 +544,7 @@ func (s *paramStats) boundaryInt(r *rand.Rand) json.Number {
 }
 
 func (s *paramStats) mutateInt(r *rand.Rand, v any) (any, string) {
-	f, _ := num(v)
+	f, _ := values.Number(v)
 	switch r.IntN(5) {
 	case 0:
 		return s.clampInt(f + 1), "inc"
@@ -711,7 +691,7 @@ func (m *Model) random(r *rand.Rand) []any {
 func (m *Model) fix(r *rand.Rand, args []any) {
 	for _, pr := range m.sameLen {
 		a, b := pr[0], pr[1]
-		la, lb := length(args[a]), length(args[b])
+		la, lb := values.Length(args[a]), values.Length(args[b])
 		if la == lb || la < 0 || lb < 0 {
 			continue
 		}
@@ -738,8 +718,8 @@ func (m *Model) fix(r *rand.Rand, args []any) {
 		}
 	}
 	for _, rel := range m.relations {
-		l := length(args[rel.array])
-		n, _ := num(args[rel.param])
+		l := values.Length(args[rel.array])
+		n, _ := values.Number(args[rel.param])
 		switch rel.kind {
 		case "len":
 			args[rel.param] = jsonInt(int64(l + rel.offset))

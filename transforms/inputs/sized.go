@@ -99,7 +99,7 @@ func (m *Model) Sized(r *rand.Rand, base int, size map[int]int64) (string, error
 	m.fix(r, args)
 	for _, t := range m.innerTies() {
 		if rows, ok := args[t[1]].([]any); ok && len(rows) > 0 {
-			args[t[0]] = jsonInt(int64(length(rows[0])))
+			args[t[0]] = jsonInt(int64(values.Length(rows[0])))
 		}
 	}
 	raw, err := encode(args)
@@ -126,7 +126,7 @@ func (m *Model) innerTies() [][2]int {
 			for _, args := range m.tests {
 				rows, _ := args[j].([]any)
 				n, ok := args[i].(json.Number)
-				if !ok || len(rows) == 0 || n.String() != fmt.Sprint(length(rows[0])) {
+				if !ok || len(rows) == 0 || n.String() != fmt.Sprint(values.Length(rows[0])) {
 					all = false
 					break
 				}

@@ -2,29 +2,23 @@ package metamorph
 
 import "transmute/schemas"
 
+// cBody is the fixtures' function body in Java and C++, where it is the same text.
+const cBody = `{
+  int s = 0;
+  for (int i = 0; i < n; i++) {
+    s += i * k;
+  }
+  if (s > 10) {
+    s = s - 1;
+  }
+  return s;
+}`
+
 // The same function in the three languages: a for-loop without a conditional, an
 // if, and two int parameters.
 var fixtures = map[string]Function{
-	"java": {Lang: "java", Entry: "f", Code: `static int f(int n, int k) {
-  int s = 0;
-  for (int i = 0; i < n; i++) {
-    s += i * k;
-  }
-  if (s > 10) {
-    s = s - 1;
-  }
-  return s;
-}`},
-	"cpp": {Lang: "cpp", Entry: "f", Code: `int f(int n, int k) {
-  int s = 0;
-  for (int i = 0; i < n; i++) {
-    s += i * k;
-  }
-  if (s > 10) {
-    s = s - 1;
-  }
-  return s;
-}`},
+	"java": {Lang: "java", Entry: "f", Code: "static int f(int n, int k) " + cBody},
+	"cpp":  {Lang: "cpp", Entry: "f", Code: "int f(int n, int k) " + cBody},
 	"python": {Lang: "python", Entry: "f", Code: `def f(n, k):
     s = 0
     for i in range(n):

@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,8 +19,7 @@ type goldRecord struct {
 // loadGold reads the TranscoderTest gold functions or skips the test.
 func loadGold(t testing.TB) []goldRecord {
 	t.Helper()
-	root := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
-	return testenv.ReadJSONL[goldRecord](t, filepath.Join(root, "transcoder-test", "gold.jsonl"))
+	return testenv.SharedJSONL[goldRecord](t, "transcoder-test/gold.jsonl")
 }
 
 // paperMutants and paperPrograms are the MBTA case study's totals (seed

@@ -30,9 +30,12 @@ import (
 var (
 	//go:embed prof_runner.py
 	pyRunnerTemplate string
-	// pyRunner is prof_runner.py with the Python engine's argument conversion in
-	// place of its TM_ARGUMENT_CONVERSION line.
-	pyRunner = []byte(spliceLine(pyRunnerTemplate, "# TM_ARGUMENT_CONVERSION", python.ArgumentConversion()))
+	// pyRunner is prof_runner.py with the Python engine's argument conversion and
+	// value encoding in place of its TM_ARGUMENT_CONVERSION and TM_VALUE_ENCODING
+	// lines.
+	pyRunner = []byte(spliceLine(spliceLine(pyRunnerTemplate,
+		"# TM_ARGUMENT_CONVERSION", python.ArgumentConversion()),
+		"# TM_VALUE_ENCODING", python.ValueEncoding()))
 	//go:embed ProfHarness.java
 	javaHarness []byte
 	//go:embed prof.h

@@ -22,41 +22,19 @@ import time
 # engine's own, python.ArgumentConversion, put here by transforms/profile)
 
 
-def enc(v, out):
-    if v is None:
-        out.append("null")
-    elif v is True:
-        out.append("true")
-    elif v is False:
-        out.append("false")
-    elif isinstance(v, int):
-        out.append(int.__repr__(v))
-    elif isinstance(v, float):
-        if math.isnan(v):
-            out.append('"NaN"')
-        elif math.isinf(v):
-            out.append('"Infinity"' if v > 0 else '"-Infinity"')
-        else:
-            out.append(float.__repr__(v))
-    elif isinstance(v, str):
-        out.append(json.dumps(str(v)))
-    elif isinstance(v, (list, tuple, bytearray, array.array, collections.deque, range)):
-        out.append("[")
-        for i, e in enumerate(v):
-            if i:
-                out.append(",")
-            enc(e, out)
-        out.append("]")
-    elif isinstance(v, bytes):
-        enc(list(v), out)
-    elif type(v).__name__ in ("Fraction", "Decimal"):
-        enc(float(v), out)
-    elif hasattr(v, "__index__"):
-        out.append(int.__repr__(v.__index__()))
-    elif hasattr(v, "__float__"):
-        enc(float(v), out)
-    else:
-        raise TypeError("cannot print a return value of type " + type(v).__name__)
+# The names the engine's value encoding needs: json.dumps's own string quoting, its
+# error as a TypeError, and Fraction and Decimal known by name (fractions and decimal
+# are not imported here).
+quote = json.encoder.encode_basestring_ascii
+EncodeError = TypeError
+
+
+def exact_number(v):
+    return type(v).__name__ in ("Fraction", "Decimal")
+
+
+# TM_VALUE_ENCODING (enc: the Python engine's own, python.ValueEncoding, put here by
+# transforms/profile)
 
 
 def describe(e):

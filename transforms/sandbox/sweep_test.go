@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transmute/internal/testenv"
 )
 
 // sweepHelperEnv makes the test binary a process that creates a work directory
@@ -45,18 +47,8 @@ func startHelper(t *testing.T, dir string) *helper {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), sweepHelperEnv+"="+dir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(t, cmd)
 	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
 	sc := bufio.NewScanner(stdout)
 	var lines []string

@@ -87,36 +87,53 @@ func equal(t Type, a, b any, tol Tolerance) bool {
 // looseEqual compares values of unknown type (the arguments reported for void
 // functions): numbers numerically with the tolerance, arrays element-wise.
 func looseEqual(a, b any, tol Tolerance) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
+	return Zip(a, b, false, func(a, b any) bool {
+		x, ok := a.(json.Number)
+		if !ok {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			return string(ja) == string(jb)
 		}
-		for i := range x {
-			if !looseEqual(x[i], y[i], tol) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
 		y, ok := b.(json.Number)
 		if !ok {
 			return false
 		}
-		ia, ok1 := new(big.Int).SetString(string(x), 10)
-		ib, ok2 := new(big.Int).SetString(string(y), 10)
-		if ok1 && ok2 {
+		if ia, ib, ok := BigInts(x, y); ok {
 			return ia.Cmp(ib) == 0
 		}
 		fa, _ := x.Float64()
 		fb, _ := y.Float64()
 		return FloatsClose(fa, fb, tol)
-	default:
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
-		return string(ja) == string(jb)
+	})
+}
+
+// Zip walks two decoded JSON values in step, arrays element by element, and calls
+// leaf on every pair whose first value is not an array; a pair of arrays of other
+// lengths, or an array against a non-array, counts as a leaf that returned false.
+// It returns stop as soon as a leaf returns stop, and !stop when none did: stop
+// false asks whether every pair holds, stop true whether any does.
+func Zip(a, b any, stop bool, leaf func(a, b any) bool) bool {
+	x, ok := a.([]any)
+	if !ok {
+		return leaf(a, b)
 	}
+	y, ok := b.([]any)
+	if !ok || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if Zip(x[i], y[i], stop, leaf) == stop {
+			return stop
+		}
+	}
+	return !stop
+}
+
+// BigInts parses two JSON numbers as integers; ok is false unless both are.
+func BigInts(x, y json.Number) (ia, ib *big.Int, ok bool) {
+	ia, ok1 := new(big.Int).SetString(string(x), 10)
+	ib, ok2 := new(big.Int).SetString(string(y), 10)
+	return ia, ib, ok1 && ok2
 }
 
 // FloatsClose compares two floats within tol; NaN equals NaN and infinities equal

@@ -189,23 +189,9 @@ func TestFailures(t *testing.T) {
 			{ID: "brace", Code: "int f(int a, int b) { return a;"},
 		}}
 	res := executetest.Run(t, e, b)
-	byID := map[string]execute.Result{}
-	for _, r := range res {
-		byID[r.CandidateID] = r
-	}
+	byID := executetest.ByID(res)
 	ok, rt, to, ce := schemas.StatusOK, schemas.StatusRuntimeError, schemas.StatusTimeout, schemas.StatusCompileError
-	expect := func(id string, status schemas.Status, tests ...schemas.Status) {
-		t.Helper()
-		r := byID[id]
-		if r.Status != status {
-			t.Errorf("%s: status %s (%s), want %s", id, r.Status, r.Detail, status)
-		}
-		for i, s := range tests {
-			if r.Tests[i].Status != s {
-				t.Errorf("%s test %d: %s (%s), want %s", id, i, r.Tests[i].Status, r.Tests[i].Error, s)
-			}
-		}
-	}
+	expect := executetest.Expect(t, byID)
 	outputs := func(id string, want ...string) {
 		t.Helper()
 		for i, w := range want {

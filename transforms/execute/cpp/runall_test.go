@@ -112,15 +112,13 @@ func TestSpillingCandidate(t *testing.T) {
 		"int f(int x) { return x; } }",
 		"int f(int x) { if (x > 0) { return x; }",
 	} {
-		b := execute.Batch{ProblemID: "spill", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[2]"),
-			Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
-			Candidates: []execute.Candidate{
-				{ID: "good0", Code: "int f(int x) { return x; }"},
-				{ID: "spill", Code: spill},
-				{ID: "good1", Code: "int f(int x) { return x + 1; }"},
-				{ID: "broken", Code: "int f(int x) { return nope(x); }"},
-				{ID: "good2", Code: "int f(int x) { return x + 2; }"},
-			}}
+		b := intBatch("spill", "int", executetest.Tests("[1]", "[2]"), []execute.Candidate{
+			{ID: "good0", Code: "int f(int x) { return x; }"},
+			{ID: "spill", Code: spill},
+			{ID: "good1", Code: "int f(int x) { return x + 1; }"},
+			{ID: "broken", Code: "int f(int x) { return nope(x); }"},
+			{ID: "good2", Code: "int f(int x) { return x + 2; }"},
+		})
 		before := e.Stats()
 		res := executetest.Run(t, e, b)
 		want := map[string]schemas.Status{"good0": "ok", "spill": "compile_error", "good1": "ok", "broken": "compile_error", "good2": "ok"}
@@ -149,14 +147,12 @@ func TestSpillingCandidate(t *testing.T) {
 // around them run.
 func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "local", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[5]"),
-		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
-		Candidates: []execute.Candidate{
-			{ID: "badfor", Code: "int f(int x) { int s = 0; for (int i = 0; i < x) s += i; return s; }"},
-			{ID: "good", Code: "int f(int x) { return x * 2; }"},
-			{ID: "nosemi", Code: "int f(int x) { int y = x return y; }"},
-			{ID: "good2", Code: "int f(int x) { return x - 1; }"},
-		}}
+	b := intBatch("local", "int", executetest.Tests("[1]", "[5]"), []execute.Candidate{
+		{ID: "badfor", Code: "int f(int x) { int s = 0; for (int i = 0; i < x) s += i; return s; }"},
+		{ID: "good", Code: "int f(int x) { return x * 2; }"},
+		{ID: "nosemi", Code: "int f(int x) { int y = x return y; }"},
+		{ID: "good2", Code: "int f(int x) { return x - 1; }"},
+	})
 	before := e.Stats()
 	res := executetest.Run(t, e, b)
 	want := map[string]schemas.Status{"badfor": "compile_error", "good": "ok", "nosemi": "compile_error", "good2": "ok"}
@@ -182,14 +178,12 @@ func TestLocalSyntaxErrorsTrusted(t *testing.T) {
 // return INT_MAX and INT_MIN, and so they must in the unit.
 func TestMacrosRestored(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "macros", Lang: "cpp", Params: executetest.Params("int"), Returns: "long", Tests: executetest.Tests("[0]", "[1]"),
-		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
-		Candidates: []execute.Candidate{
-			{ID: "redef", Code: "#define INT_MAX 5\n#undef INT_MIN\nlong f(int x) { return x ? INT_MAX : 0; }"},
-			{ID: "uses", Code: "long f(int x) { return x ? (long)INT_MAX : (long)INT_MIN; }"},
-			{ID: "own", Code: "#define TWICE(v) ((v) * 2)\nlong f(int x) { return TWICE(x + 1); }"},
-			{ID: "after", Code: "#ifdef TWICE\nlong f(int x) { return -1; }\n#else\nlong f(int x) { return x; }\n#endif", Entry: "f"},
-		}}
+	b := intBatch("macros", "long", executetest.Tests("[0]", "[1]"), []execute.Candidate{
+		{ID: "redef", Code: "#define INT_MAX 5\n#undef INT_MIN\nlong f(int x) { return x ? INT_MAX : 0; }"},
+		{ID: "uses", Code: "long f(int x) { return x ? (long)INT_MAX : (long)INT_MIN; }"},
+		{ID: "own", Code: "#define TWICE(v) ((v) * 2)\nlong f(int x) { return TWICE(x + 1); }"},
+		{ID: "after", Code: "#ifdef TWICE\nlong f(int x) { return -1; }\n#else\nlong f(int x) { return x; }\n#endif", Entry: "f"},
+	})
 	res := executetest.Run(t, e, b)
 	want := [][]string{{"0", "5"}, {"-2147483648", "2147483647"}, {"2", "4"}, {"0", "1"}}
 	for i, r := range res {
@@ -270,14 +264,12 @@ tu.cpp:25:3: error: expected ';' before '}' token
 // is the candidate's that expands the macro, and the candidates between compile.
 func TestRestoredMacroErrorBlamesUser(t *testing.T) {
 	e := newEngine(t)
-	b := execute.Batch{ProblemID: "restored", Lang: "cpp", Params: executetest.Params("int"), Returns: "int", Tests: executetest.Tests("[1]", "[5]"),
-		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second},
-		Candidates: []execute.Candidate{
-			{ID: "redef", Code: "#include <climits>\n#define INT_MAX 5\nint f(int x) { return x + INT_MAX; }"},
-			{ID: "next", Code: "int f(int x) { return x * 2; }"},
-			{ID: "next2", Code: "int f(int x) { return x + 1; }"},
-			{ID: "shadow", Code: "#include <climits>\nint f(int x) {\n  int INT_MAX = 9;\n  return x + INT_MAX;\n}"},
-		}}
+	b := intBatch("restored", "int", executetest.Tests("[1]", "[5]"), []execute.Candidate{
+		{ID: "redef", Code: "#include <climits>\n#define INT_MAX 5\nint f(int x) { return x + INT_MAX; }"},
+		{ID: "next", Code: "int f(int x) { return x * 2; }"},
+		{ID: "next2", Code: "int f(int x) { return x + 1; }"},
+		{ID: "shadow", Code: "#include <climits>\nint f(int x) {\n  int INT_MAX = 9;\n  return x + INT_MAX;\n}"},
+	})
 	before := e.Stats()
 	res := executetest.Run(t, e, b)
 	st := e.Stats()
@@ -341,4 +333,11 @@ tu.cpp:15:29: note: in definition of macro 'TWICE'
 	if m := messagesAt(msg, u.spans[2]); !strings.HasPrefix(m, "tu.cpp:33:24: error:") || strings.Contains(m, "OUTER") {
 		t.Errorf("messagesAt c2 = %q", m)
 	}
+}
+
+// intBatch is a batch of C++ candidates f(int) -> ret with limits of 1 s CPU and
+// 2 s wall time per test.
+func intBatch(id, ret string, tests []schemas.Test, cands []execute.Candidate) execute.Batch {
+	return execute.Batch{ProblemID: id, Lang: "cpp", Params: executetest.Params("int"), Returns: ret, Tests: tests,
+		Limits: sandbox.Limits{CPUTime: time.Second, WallTime: 2 * time.Second}, Candidates: cands}
 }

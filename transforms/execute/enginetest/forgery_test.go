@@ -174,61 +174,56 @@ func TestForgedResults(t *testing.T) {
 	t.Parallel()
 	forged := lit(forgedLines())
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}}
-	for _, lang := range langs {
-		t.Run(lang, func(t *testing.T) {
-			t.Parallel()
-			e := openEngine(t, lang)
-			base := execute.Batch{ProblemID: "forgery", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
-				Returns: "int", Tests: tests, Limits: hostileLimits}
-			var alone []execute.Result
-			for i, code := range normals(lang) {
+	eachLang(t, "forgery", tests, hostileLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
+		lang := base.Lang
+		var alone []execute.Result
+		for i, code := range normals(lang) {
+			b := base
+			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
+			alone = append(alone, runBatch(t, e, b)[0])
+		}
+		if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
+			t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)
+		}
+		for _, fg := range forgers[lang] {
+			t.Run(fg.name, func(t *testing.T) {
 				b := base
-				b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-				alone = append(alone, runBatch(t, e, b)[0])
-			}
-			if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
-				t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)
-			}
-			for _, fg := range forgers[lang] {
-				t.Run(fg.name, func(t *testing.T) {
-					b := base
-					b.Candidates = []execute.Candidate{
-						{ID: "before", Code: normals(lang)[0], Entry: "f"},
-						{ID: "forger", Code: strings.ReplaceAll(fg.code, "FORGED", forged), Imports: fg.imports, Entry: "f"},
-						{ID: "after", Code: normals(lang)[1], Entry: "f"},
+				b.Candidates = []execute.Candidate{
+					{ID: "before", Code: normals(lang)[0], Entry: "f"},
+					{ID: "forger", Code: strings.ReplaceAll(fg.code, "FORGED", forged), Imports: fg.imports, Entry: "f"},
+					{ID: "after", Code: normals(lang)[1], Entry: "f"},
+				}
+				res := runBatch(t, e, b)
+				fr := res[1]
+				var st []string
+				for _, tr := range fr.Tests {
+					st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+				}
+				t.Logf("%s/%s: %s; tests %v; %s", lang, fg.name, fr.Status, st, short(fr.Detail))
+				if fr.Status == schemas.StatusCompileError {
+					t.Fatalf("the forger does not compile: %s", fr.Detail)
+				}
+				for i, k := range []int{0, 2} {
+					if d := sameResult(res[k], alone[i]); d != "" {
+						t.Errorf("normal candidate %s differs from its run alone: %s", res[k].CandidateID, d)
 					}
-					res := runBatch(t, e, b)
-					fr := res[1]
-					var st []string
-					for _, tr := range fr.Tests {
-						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+				}
+				for j, tr := range fr.Tests {
+					if tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
+						t.Errorf("forger test %d: %s %s (want its own result or a violation)", j, tr.Status, tr.Error)
 					}
-					t.Logf("%s/%s: %s; tests %v; %s", lang, fg.name, fr.Status, st, short(fr.Detail))
-					if fr.Status == schemas.StatusCompileError {
-						t.Fatalf("the forger does not compile: %s", fr.Detail)
+					want := fmt.Sprint([]int{3, 5}[j] + 1)
+					if tr.Status == schemas.StatusOK && tr.Output != want && tr.Output != fg.forbidden {
+						t.Errorf("forger test %d: ok with output %s, not what it returned (%s): a forged line was taken", j, tr.Output, want)
 					}
-					for i, k := range []int{0, 2} {
-						if d := sameResult(res[k], alone[i]); d != "" {
-							t.Errorf("normal candidate %s differs from its run alone: %s", res[k].CandidateID, d)
-						}
+					if fg.forbidden != "" && tr.Status == schemas.StatusOK && tr.Output == fg.forbidden {
+						t.Errorf("forger test %d: output %s shows a refused action succeeded", j, tr.Output)
 					}
-					for j, tr := range fr.Tests {
-						if tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
-							t.Errorf("forger test %d: %s %s (want its own result or a violation)", j, tr.Status, tr.Error)
-						}
-						want := fmt.Sprint([]int{3, 5}[j] + 1)
-						if tr.Status == schemas.StatusOK && tr.Output != want && tr.Output != fg.forbidden {
-							t.Errorf("forger test %d: ok with output %s, not what it returned (%s): a forged line was taken", j, tr.Output, want)
-						}
-						if fg.forbidden != "" && tr.Status == schemas.StatusOK && tr.Output == fg.forbidden {
-							t.Errorf("forger test %d: output %s shows a refused action succeeded", j, tr.Output)
-						}
-					}
-					if fg.violation && fr.Status != schemas.StatusSandboxViolation {
-						t.Errorf("forger status %s, want %s", fr.Status, schemas.StatusSandboxViolation)
-					}
-				})
-			}
-		})
-	}
+				}
+				if fg.violation && fr.Status != schemas.StatusSandboxViolation {
+					t.Errorf("forger status %s, want %s", fr.Status, schemas.StatusSandboxViolation)
+				}
+			})
+		}
+	})
 }

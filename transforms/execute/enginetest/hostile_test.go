@@ -170,115 +170,110 @@ func TestHostileCandidates(t *testing.T) {
 		}
 	}()
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}}
-	for _, lang := range langs {
-		t.Run(lang, func(t *testing.T) {
-			t.Parallel()
-			e := openEngine(t, lang)
-			base := execute.Batch{ProblemID: "hostile", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
-				Returns: "int", Tests: tests, Limits: hostileLimits}
-			// the normal candidates alone
-			var alone []execute.Result
-			for i, code := range normals(lang) {
+	eachLang(t, "hostile", tests, hostileLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
+		lang := base.Lang
+		// the normal candidates alone
+		var alone []execute.Result
+		for i, code := range normals(lang) {
+			b := base
+			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
+			r := runBatch(t, e, b)[0]
+			if r.Status != schemas.StatusOK || r.Tests[0].Status != schemas.StatusOK {
+				t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
+			}
+			alone = append(alone, r)
+		}
+		if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
+			t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)
+		}
+		for _, h := range hostiles[lang] {
+			t.Run(h.name, func(t *testing.T) {
+				marker := fmt.Sprintf("tmhostile_%d_%s_%s", os.Getpid(), lang, strings.Trim(h.name, "_"))
+				code := strings.NewReplacer("MARKER", marker, "PORT", port, "DIRMAIN", root).Replace(h.code)
 				b := base
-				b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-				r := runBatch(t, e, b)[0]
-				if r.Status != schemas.StatusOK || r.Tests[0].Status != schemas.StatusOK {
-					t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
+				b.Candidates = []execute.Candidate{
+					{ID: "before", Code: normals(lang)[0], Entry: "f"},
+					{ID: "hostile", Code: code, Imports: h.imports, Entry: "f"},
+					{ID: "after", Code: normals(lang)[1], Entry: "f"},
 				}
-				alone = append(alone, r)
-			}
-			if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
-				t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)
-			}
-			for _, h := range hostiles[lang] {
-				t.Run(h.name, func(t *testing.T) {
-					marker := fmt.Sprintf("tmhostile_%d_%s_%s", os.Getpid(), lang, strings.Trim(h.name, "_"))
-					code := strings.NewReplacer("MARKER", marker, "PORT", port, "DIRMAIN", root).Replace(h.code)
-					b := base
-					b.Candidates = []execute.Candidate{
-						{ID: "before", Code: normals(lang)[0], Entry: "f"},
-						{ID: "hostile", Code: code, Imports: h.imports, Entry: "f"},
-						{ID: "after", Code: normals(lang)[1], Entry: "f"},
+				start := time.Now()
+				res := runBatch(t, e, b)
+				took := time.Since(start)
+				hr := res[1]
+				var st []string
+				for _, tr := range hr.Tests {
+					st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+				}
+				t.Logf("%s/%s: %s in %v (cpu %v); tests %v; %s", lang, h.name, hr.Status, took.Round(time.Millisecond),
+					hr.CPUTime.Round(time.Millisecond), st, short(hr.Detail))
+				// failf fails, or only logs for a known engine bug
+				failf := t.Errorf
+				if h.known != "" {
+					failf = func(format string, args ...any) {
+						t.Logf("KNOWN ENGINE BUG (%s): "+format, append([]any{h.known}, args...)...)
 					}
-					start := time.Now()
-					res := runBatch(t, e, b)
-					took := time.Since(start)
-					hr := res[1]
-					var st []string
-					for _, tr := range hr.Tests {
-						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+				}
+				// the hostile candidate
+				if hr.Status == schemas.StatusCompileError {
+					t.Fatalf("hostile candidate does not compile: %s", hr.Detail)
+				}
+				for _, tr := range hr.Tests {
+					if tr.Status == schemas.StatusInfraError {
+						t.Errorf("test %d: infra_error %s", tr.Index, tr.Error)
 					}
-					t.Logf("%s/%s: %s in %v (cpu %v); tests %v; %s", lang, h.name, hr.Status, took.Round(time.Millisecond),
-						hr.CPUTime.Round(time.Millisecond), st, short(hr.Detail))
-					// failf fails, or only logs for a known engine bug
-					failf := t.Errorf
-					if h.known != "" {
-						failf = func(format string, args ...any) {
-							t.Logf("KNOWN ENGINE BUG (%s): "+format, append([]any{h.known}, args...)...)
+					if h.nonOK && tr.Status == schemas.StatusOK {
+						failf("test %d: status ok (output %s), want a failure status", tr.Index, tr.Output)
+					}
+					forb := strings.ReplaceAll(h.forbidden, "SECRETLEN", fmt.Sprint(len(secret)))
+					if forb != "" && tr.Status == schemas.StatusOK && tr.Output == forb {
+						t.Errorf("test %d: output %s shows the action succeeded", tr.Index, tr.Output)
+					}
+					if tr.WallTime > hostileLimits.WallTime+2*time.Second {
+						t.Errorf("test %d: wall time %v beyond the limit %v", tr.Index, tr.WallTime, hostileLimits.WallTime)
+					}
+				}
+				if h.nonOK && hr.Status == schemas.StatusOK && hr.Tests[0].Status == schemas.StatusOK {
+					failf("candidate status ok, want a failure")
+				}
+				// a generous bound on the whole batch: two tests at most at the wall limit,
+				// plus a restart of the worker
+				if took > 4*hostileLimits.WallTime+20*time.Second {
+					t.Errorf("batch took %v", took)
+				}
+				// the neighbours
+				for i, k := range []int{0, 2} {
+					if d := sameResult(res[k], alone[i]); d != "" {
+						failf("normal candidate %s differs from its run alone: %s", res[k].CandidateID, d)
+					}
+				}
+				// nothing left behind
+				deadline := time.Now().Add(2 * time.Second)
+				var left []string
+				for {
+					if left = procsWith(marker); len(left) == 0 || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				if len(left) > 0 {
+					t.Errorf("processes left after the run: %v", left)
+				}
+				for _, p := range []string{filepath.Join(root, marker), filepath.Join("/tmp", marker), filepath.Join(os.TempDir(), marker)} {
+					if _, err := os.Stat(p); err == nil {
+						os.Remove(p)
+						if sharedTmp && p != filepath.Join(root, marker) {
+							t.Logf("WITHOUT private_tmp: the candidate created %s", p)
+							continue
 						}
+						t.Errorf("the candidate created %s on the host", p)
 					}
-					// the hostile candidate
-					if hr.Status == schemas.StatusCompileError {
-						t.Fatalf("hostile candidate does not compile: %s", hr.Detail)
-					}
-					for _, tr := range hr.Tests {
-						if tr.Status == schemas.StatusInfraError {
-							t.Errorf("test %d: infra_error %s", tr.Index, tr.Error)
-						}
-						if h.nonOK && tr.Status == schemas.StatusOK {
-							failf("test %d: status ok (output %s), want a failure status", tr.Index, tr.Output)
-						}
-						forb := strings.ReplaceAll(h.forbidden, "SECRETLEN", fmt.Sprint(len(secret)))
-						if forb != "" && tr.Status == schemas.StatusOK && tr.Output == forb {
-							t.Errorf("test %d: output %s shows the action succeeded", tr.Index, tr.Output)
-						}
-						if tr.WallTime > hostileLimits.WallTime+2*time.Second {
-							t.Errorf("test %d: wall time %v beyond the limit %v", tr.Index, tr.WallTime, hostileLimits.WallTime)
-						}
-					}
-					if h.nonOK && hr.Status == schemas.StatusOK && hr.Tests[0].Status == schemas.StatusOK {
-						failf("candidate status ok, want a failure")
-					}
-					// a generous bound on the whole batch: two tests at most at the wall limit,
-					// plus a restart of the worker
-					if took > 4*hostileLimits.WallTime+20*time.Second {
-						t.Errorf("batch took %v", took)
-					}
-					// the neighbours
-					for i, k := range []int{0, 2} {
-						if d := sameResult(res[k], alone[i]); d != "" {
-							failf("normal candidate %s differs from its run alone: %s", res[k].CandidateID, d)
-						}
-					}
-					// nothing left behind
-					deadline := time.Now().Add(2 * time.Second)
-					var left []string
-					for {
-						if left = procsWith(marker); len(left) == 0 || time.Now().After(deadline) {
-							break
-						}
-						time.Sleep(100 * time.Millisecond)
-					}
-					if len(left) > 0 {
-						t.Errorf("processes left after the run: %v", left)
-					}
-					for _, p := range []string{filepath.Join(root, marker), filepath.Join("/tmp", marker), filepath.Join(os.TempDir(), marker)} {
-						if _, err := os.Stat(p); err == nil {
-							os.Remove(p)
-							if sharedTmp && p != filepath.Join(root, marker) {
-								t.Logf("WITHOUT private_tmp: the candidate created %s", p)
-								continue
-							}
-							t.Errorf("the candidate created %s on the host", p)
-						}
-					}
-					select {
-					case a := <-arrived:
-						t.Errorf("a connection from %s reached the test's listener", a)
-					default:
-					}
-				})
-			}
-		})
-	}
+				}
+				select {
+				case a := <-arrived:
+					t.Errorf("a connection from %s reached the test's listener", a)
+				default:
+				}
+			})
+		}
+	})
 }

@@ -138,53 +138,48 @@ func TestLoadTimeAttacks(t *testing.T) {
 	t.Parallel()
 	forged := lit(forgedLines())
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}}
-	for _, lang := range langs {
-		t.Run(lang, func(t *testing.T) {
-			t.Parallel()
-			e := openEngine(t, lang)
-			base := execute.Batch{ProblemID: "loadtime", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
-				Returns: "int", Tests: tests, Limits: hostileLimits}
-			honest := []execute.Candidate{
-				{ID: "honest0", Code: normals(lang)[0], Entry: "f"},
-				{ID: "honest1", Code: normals(lang)[1], Entry: "f"},
-			}
-			b := base
-			b.Candidates = honest
-			without := runBatch(t, e, b)
-			if without[0].Tests[0].Output != "7" || without[1].Tests[1].Output != "22" {
-				t.Fatalf("honest candidates give %+v / %+v", without[0].Tests, without[1].Tests)
-			}
-			for _, at := range loadAttacks[lang] {
-				t.Run(at.name, func(t *testing.T) {
-					b := base
-					b.Candidates = []execute.Candidate{honest[0],
-						{ID: "attacker", Code: strings.ReplaceAll(at.code, "FORGED", forged), Imports: at.imports, Entry: "f"},
-						honest[1]}
-					res := runBatch(t, e, b)
-					ar := res[1]
-					var st []string
-					for _, tr := range ar.Tests {
-						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+	eachLang(t, "loadtime", tests, hostileLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
+		lang := base.Lang
+		honest := []execute.Candidate{
+			{ID: "honest0", Code: normals(lang)[0], Entry: "f"},
+			{ID: "honest1", Code: normals(lang)[1], Entry: "f"},
+		}
+		b := base
+		b.Candidates = honest
+		without := runBatch(t, e, b)
+		if without[0].Tests[0].Output != "7" || without[1].Tests[1].Output != "22" {
+			t.Fatalf("honest candidates give %+v / %+v", without[0].Tests, without[1].Tests)
+		}
+		for _, at := range loadAttacks[lang] {
+			t.Run(at.name, func(t *testing.T) {
+				b := base
+				b.Candidates = []execute.Candidate{honest[0],
+					{ID: "attacker", Code: strings.ReplaceAll(at.code, "FORGED", forged), Imports: at.imports, Entry: "f"},
+					honest[1]}
+				res := runBatch(t, e, b)
+				ar := res[1]
+				var st []string
+				for _, tr := range ar.Tests {
+					st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+				}
+				t.Logf("%s/%s: %s; tests %v; %s", lang, at.name, ar.Status, st, short(ar.Detail))
+				if ar.Status == schemas.StatusCompileError && lang == schemas.Cpp {
+					t.Fatalf("the attacker does not compile: %s", ar.Detail)
+				}
+				for k, i := range []int{0, 2} {
+					if d := sameResult(res[i], without[k]); d != "" {
+						t.Errorf("honest candidate %s differs from the run without the attacker: %s", res[i].CandidateID, d)
 					}
-					t.Logf("%s/%s: %s; tests %v; %s", lang, at.name, ar.Status, st, short(ar.Detail))
-					if ar.Status == schemas.StatusCompileError && lang == schemas.Cpp {
-						t.Fatalf("the attacker does not compile: %s", ar.Detail)
+				}
+				for j, tr := range ar.Tests {
+					if tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
+						t.Errorf("attacker test %d: %s %s (want its own result or failure)", j, tr.Status, tr.Error)
 					}
-					for k, i := range []int{0, 2} {
-						if d := sameResult(res[i], without[k]); d != "" {
-							t.Errorf("honest candidate %s differs from the run without the attacker: %s", res[i].CandidateID, d)
-						}
+					if want := fmt.Sprint([]int{3, 5}[j] + 1); tr.Status == schemas.StatusOK && tr.Output != want {
+						t.Errorf("attacker test %d: ok with output %s, not what it returned (%s): a forged line was taken", j, tr.Output, want)
 					}
-					for j, tr := range ar.Tests {
-						if tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
-							t.Errorf("attacker test %d: %s %s (want its own result or failure)", j, tr.Status, tr.Error)
-						}
-						if want := fmt.Sprint([]int{3, 5}[j] + 1); tr.Status == schemas.StatusOK && tr.Output != want {
-							t.Errorf("attacker test %d: ok with output %s, not what it returned (%s): a forged line was taken", j, tr.Output, want)
-						}
-					}
-				})
-			}
-		})
-	}
+				}
+			})
+		}
+	})
 }

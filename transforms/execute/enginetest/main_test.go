@@ -168,3 +168,18 @@ func short(s string) string {
 
 // cpuNow is the process's and its reaped children's user+sys CPU time.
 var cpuNow = testenv.CPU
+
+// eachLang runs f in a parallel subtest per language, with the language's engine
+// and the batch that f's candidates join: problem id, f(int x) -> int on tests,
+// limits lim.
+func eachLang(t *testing.T, id string, tests []schemas.Test, lim sandbox.Limits, f func(t *testing.T, e execute.Engine, base execute.Batch)) {
+	for _, lang := range langs {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			e := openEngine(t, lang)
+			base := execute.Batch{ProblemID: id, Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
+				Returns: "int", Tests: tests, Limits: lim}
+			f(t, e, base)
+		})
+	}
+}

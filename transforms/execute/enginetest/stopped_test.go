@@ -84,92 +84,87 @@ var stoppers = map[string][]stopper{
 func TestStoppedWorker(t *testing.T) {
 	t.Parallel()
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}, {Index: 2, Args: "[7]"}}
-	for _, lang := range langs {
-		t.Run(lang, func(t *testing.T) {
-			t.Parallel()
-			e := openEngine(t, lang)
-			base := execute.Batch{ProblemID: "stopped", Lang: lang, Params: []schemas.Param{{Name: "x", Type: "int"}},
-				Returns: "int", Tests: tests, Limits: stopLimits}
-			var alone []execute.Result
-			for i, code := range normals(lang) {
-				b := base
-				b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-				r := runBatch(t, e, b)[0]
-				if r.Status != schemas.StatusOK {
-					t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
-				}
-				alone = append(alone, r)
+	eachLang(t, "stopped", tests, stopLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
+		lang := base.Lang
+		var alone []execute.Result
+		for i, code := range normals(lang) {
+			b := base
+			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
+			r := runBatch(t, e, b)[0]
+			if r.Status != schemas.StatusOK {
+				t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
 			}
-			for _, s := range stoppers[lang] {
-				// Last in its batch, the stopper's time is the batch's but for its
-				// neighbours' own (small) time: that bound is strict. Between two
-				// normal candidates, the one after it runs in a new worker (a new JVM on
-				// a loaded machine takes seconds): the bound is looser there, and the
-				// neighbours' results are checked.
-				for _, order := range []struct {
-					name  string
-					at    int           // the stopper's position
-					slack time.Duration // beyond the wall limit plus 2 s
-				}{{"last", 2, 0}, {"middle", 1, 10 * time.Second}} {
-					t.Run(s.name+"/"+order.name, func(t *testing.T) {
-						marker := fmt.Sprintf("tms%d%s%d", os.Getpid()%1000000, s.name[:2], order.at)
-						normal := []execute.Candidate{{ID: "before", Code: normals(lang)[0], Entry: "f"},
-							{ID: "after", Code: normals(lang)[1], Entry: "f"}}
-						b := base
-						b.Candidates = slices.Insert(normal, order.at,
-							execute.Candidate{ID: "stopper", Code: strings.ReplaceAll(s.code, "MARKER", marker), Imports: s.imports, Entry: "f"})
-						compile0 := compileTime(e)
-						var sent chan bool
-						if s.outside != 0 {
-							sent = make(chan bool, 1)
-							go func() { sent <- signalThread(marker, s.outside, 10*time.Second) }()
+			alone = append(alone, r)
+		}
+		for _, s := range stoppers[lang] {
+			// Last in its batch, the stopper's time is the batch's but for its
+			// neighbours' own (small) time: that bound is strict. Between two
+			// normal candidates, the one after it runs in a new worker (a new JVM on
+			// a loaded machine takes seconds): the bound is looser there, and the
+			// neighbours' results are checked.
+			for _, order := range []struct {
+				name  string
+				at    int           // the stopper's position
+				slack time.Duration // beyond the wall limit plus 2 s
+			}{{"last", 2, 0}, {"middle", 1, 10 * time.Second}} {
+				t.Run(s.name+"/"+order.name, func(t *testing.T) {
+					marker := fmt.Sprintf("tms%d%s%d", os.Getpid()%1000000, s.name[:2], order.at)
+					normal := []execute.Candidate{{ID: "before", Code: normals(lang)[0], Entry: "f"},
+						{ID: "after", Code: normals(lang)[1], Entry: "f"}}
+					b := base
+					b.Candidates = slices.Insert(normal, order.at,
+						execute.Candidate{ID: "stopper", Code: strings.ReplaceAll(s.code, "MARKER", marker), Imports: s.imports, Entry: "f"})
+					compile0 := compileTime(e)
+					var sent chan bool
+					if s.outside != 0 {
+						sent = make(chan bool, 1)
+						go func() { sent <- signalThread(marker, s.outside, 10*time.Second) }()
+					}
+					start := time.Now()
+					res := runBatch(t, e, b)
+					took := time.Since(start)
+					if sent != nil && !<-sent {
+						t.Fatalf("no thread named %s appeared", marker)
+					}
+					compiled := compileTime(e) - compile0
+					r := res[order.at]
+					var st []string
+					for _, tr := range r.Tests {
+						st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
+					}
+					t.Logf("%s/%s/%s: %s in %v (compiler %v); tests %v; %s", lang, s.name, order.name, r.Status,
+						took.Round(time.Millisecond), compiled.Round(time.Millisecond), st, short(r.Detail))
+					if r.Status == schemas.StatusCompileError {
+						t.Fatalf("does not compile: %s", r.Detail)
+					}
+					if limit := stopLimits.WallTime + 2*time.Second + order.slack; took-compiled > limit {
+						t.Errorf("the batch took %v (compiler %v), more than %v", took, compiled, limit)
+					}
+					if s.stop && r.Status != schemas.StatusTimeout {
+						t.Errorf("status %s, want timeout", r.Status)
+					}
+					// A killed worker is the candidate's failure: its tests are runtime
+					// errors (the status stays ok, "every test ran", in C++ as for a
+					// candidate that kills itself), timeouts or the like, never ok,
+					// infra_error or not run.
+					if r.Status == schemas.StatusInfraError {
+						t.Errorf("status %s, want the candidate's own failure", r.Status)
+					}
+					for _, tr := range r.Tests {
+						if tr.Status == schemas.StatusOK || tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
+							t.Errorf("test %d: %s %s", tr.Index, tr.Status, tr.Error)
 						}
-						start := time.Now()
-						res := runBatch(t, e, b)
-						took := time.Since(start)
-						if sent != nil && !<-sent {
-							t.Fatalf("no thread named %s appeared", marker)
+					}
+					res = slices.Delete(res, order.at, order.at+1)
+					for i := range res {
+						if d := sameResult(res[i], alone[i]); d != "" {
+							t.Errorf("normal candidate %s differs from its run alone: %s", res[i].CandidateID, d)
 						}
-						compiled := compileTime(e) - compile0
-						r := res[order.at]
-						var st []string
-						for _, tr := range r.Tests {
-							st = append(st, string(tr.Status)+":"+tr.Output+":"+short(tr.Error))
-						}
-						t.Logf("%s/%s/%s: %s in %v (compiler %v); tests %v; %s", lang, s.name, order.name, r.Status,
-							took.Round(time.Millisecond), compiled.Round(time.Millisecond), st, short(r.Detail))
-						if r.Status == schemas.StatusCompileError {
-							t.Fatalf("does not compile: %s", r.Detail)
-						}
-						if limit := stopLimits.WallTime + 2*time.Second + order.slack; took-compiled > limit {
-							t.Errorf("the batch took %v (compiler %v), more than %v", took, compiled, limit)
-						}
-						if s.stop && r.Status != schemas.StatusTimeout {
-							t.Errorf("status %s, want timeout", r.Status)
-						}
-						// A killed worker is the candidate's failure: its tests are runtime
-						// errors (the status stays ok, "every test ran", in C++ as for a
-						// candidate that kills itself), timeouts or the like, never ok,
-						// infra_error or not run.
-						if r.Status == schemas.StatusInfraError {
-							t.Errorf("status %s, want the candidate's own failure", r.Status)
-						}
-						for _, tr := range r.Tests {
-							if tr.Status == schemas.StatusOK || tr.Status == schemas.StatusInfraError || tr.Status == schemas.StatusNotRun {
-								t.Errorf("test %d: %s %s", tr.Index, tr.Status, tr.Error)
-							}
-						}
-						res = slices.Delete(res, order.at, order.at+1)
-						for i := range res {
-							if d := sameResult(res[i], alone[i]); d != "" {
-								t.Errorf("normal candidate %s differs from its run alone: %s", res[i].CandidateID, d)
-							}
-						}
-					})
-				}
+					}
+				})
 			}
-		})
-	}
+		}
+	})
 }
 
 // signalThread sends sig to the process one of whose threads is named marker, as

@@ -73,6 +73,32 @@ func RunOK(t testing.TB, e execute.Engine, b execute.Batch) []execute.Result {
 	return res
 }
 
+// ByID indexes results by candidate id.
+func ByID(res []execute.Result) map[string]execute.Result {
+	byID := map[string]execute.Result{}
+	for _, r := range res {
+		byID[r.CandidateID] = r
+	}
+	return byID
+}
+
+// Expect returns a check of one candidate of byID: its status, and the statuses of
+// its first tests, in order.
+func Expect(t testing.TB, byID map[string]execute.Result) func(id string, status schemas.Status, tests ...schemas.Status) {
+	return func(id string, status schemas.Status, tests ...schemas.Status) {
+		t.Helper()
+		r := byID[id]
+		if r.Status != status {
+			t.Errorf("%s: status %s (%s), want %s", id, r.Status, r.Detail, status)
+		}
+		for i, s := range tests {
+			if r.Tests[i].Status != s {
+				t.Errorf("%s test %d: %s (%s), want %s", id, i, r.Tests[i].Status, r.Tests[i].Error, s)
+			}
+		}
+	}
+}
+
 // Canon is raw in the canonical form of type typ.
 func Canon(t testing.TB, typ, raw string) string {
 	t.Helper()

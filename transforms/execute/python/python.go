@@ -80,11 +80,25 @@ var runnerSource []byte
 // measured there gets its arguments and entry as it does here. It panics if
 // runner.py lost its section markers.
 func ArgumentConversion() string {
+	return runnerSection("argument conversion and entry")
+}
+
+// ValueEncoding returns the section of runner.py that prints a return value as
+// JSON (enc), which the profiling harness includes as well; the including code
+// defines quote, EncodeError and exact_number. It panics if runner.py lost its
+// section markers.
+func ValueEncoding() string {
+	return runnerSection("return value encoding")
+}
+
+// runnerSection is runner.py from the line "# ---- name" to the line "# ---- end
+// name".
+func runnerSection(name string) string {
 	s := string(runnerSource)
-	i := strings.Index(s, "# ---- argument conversion and entry")
-	j := strings.Index(s, "# ---- end argument conversion and entry")
+	i := strings.Index(s, "# ---- "+name)
+	j := strings.Index(s, "# ---- end "+name)
 	if i < 0 || j < i {
-		panic("python: runner.py has no argument conversion section")
+		panic("python: runner.py has no " + name + " section")
 	}
 	return s[i:j]
 }

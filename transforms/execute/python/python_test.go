@@ -100,22 +100,8 @@ func TestFailures(t *testing.T) {
 			good2(),
 		}}
 	res := executetest.Run(t, e, b)
-	byID := map[string]execute.Result{}
-	for _, r := range res {
-		byID[r.CandidateID] = r
-	}
-	expect := func(id string, status schemas.Status, tests ...schemas.Status) {
-		t.Helper()
-		r := byID[id]
-		if r.Status != status {
-			t.Errorf("%s: status %s (%s), want %s", id, r.Status, r.Detail, status)
-		}
-		for i, s := range tests {
-			if r.Tests[i].Status != s {
-				t.Errorf("%s test %d: %s (%s), want %s", id, i, r.Tests[i].Status, r.Tests[i].Error, s)
-			}
-		}
-	}
+	byID := executetest.ByID(res)
+	expect := executetest.Expect(t, byID)
 	ok, rt, to := schemas.StatusOK, schemas.StatusRuntimeError, schemas.StatusTimeout
 	expect("good", ok, ok, rt, ok)
 	if r := byID["good"]; r.Tests[0].Output != "3" || r.Tests[2].Output != "3" ||

@@ -211,6 +211,14 @@ class EncodeError(Exception):
     pass
 
 
+def exact_number(v):
+    """Whether v is a Fraction or a Decimal, which enc prints as a float."""
+    return isinstance(v, (fractions.Fraction, decimal.Decimal))
+
+
+# ---- return value encoding: the profiling harness (transforms/profile) includes
+# this section too, so that a measured program's results print as they do here. The
+# including file defines quote, EncodeError and exact_number.
 def enc(v, out):
     """Appends the JSON form of a return value to the list of pieces out."""
     if v is None:
@@ -239,7 +247,7 @@ def enc(v, out):
         out.append("]")
     elif isinstance(v, bytes):
         enc(list(v), out)
-    elif isinstance(v, (fractions.Fraction, decimal.Decimal)):
+    elif exact_number(v):
         enc(float(v), out)
     elif hasattr(v, "__index__"):
         out.append(int.__repr__(v.__index__()))
@@ -247,6 +255,9 @@ def enc(v, out):
         enc(float(v), out)
     else:
         raise EncodeError("cannot print a return value of type " + type(v).__name__)
+
+
+# ---- end return value encoding
 
 
 def describe(e):

@@ -14,6 +14,7 @@ import (
 	"transmute/transforms/transpile/java2cpp"
 	"transmute/transforms/transpile/java2go"
 	"transmute/transforms/transpile/java2py"
+	"transmute/transforms/transpile/javasrc"
 )
 
 func init() {
@@ -37,36 +38,29 @@ func (Translator) Translate(_ context.Context, r translate.Request) ([]translate
 		return []translate.Translation{{Status: schemas.TranslationUnsupported,
 			Error: fmt.Sprintf("builtin translates from java only, not %s", r.SrcLang)}}, nil
 	}
-	var code, imports, entry string
+	var res javasrc.Result
 	var err error
 	switch r.TgtLang {
 	case schemas.Python:
-		var res java2py.Result
 		res, err = java2py.Translate(r.Code)
-		code, imports, entry = res.Code, res.Imports, res.Entry
 	case schemas.Cpp:
-		var res java2cpp.Result
 		res, err = java2cpp.Translate(r.Code)
-		code, imports, entry = res.Code, res.Imports, res.Entry
 	case schemas.Go:
-		var res java2go.Result
 		res, err = java2go.Translate(r.Code)
-		code, imports, entry = res.Code, res.Imports, res.Entry
 	default:
 		return []translate.Translation{{Status: schemas.TranslationUnsupported,
 			Error: fmt.Sprintf("builtin translates java to python, cpp and go, not %s", r.TgtLang)}}, nil
 	}
 	if err != nil {
 		st := schemas.TranslationError
-		var u1 *java2py.UnsupportedError
-		var u2 *java2cpp.UnsupportedError
-		var u3 *java2go.UnsupportedError
-		if errors.As(err, &u1) || errors.As(err, &u2) || errors.As(err, &u3) {
+		// The three translators share javasrc's error type.
+		var ue *javasrc.UnsupportedError
+		if errors.As(err, &ue) {
 			st = schemas.TranslationUnsupported
 		}
 		return []translate.Translation{{Status: st, Error: err.Error()}}, nil
 	}
-	return []translate.Translation{{Status: schemas.TranslationOK, Code: code, Imports: imports, Entry: entry}}, nil
+	return []translate.Translation{{Status: schemas.TranslationOK, Code: res.Code, Imports: res.Imports, Entry: res.Entry}}, nil
 }
 
 // TranslatesVariants is true: rules apply to any Java code.

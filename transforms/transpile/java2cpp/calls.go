@@ -275,7 +275,7 @@ func (t *tr) staticCall(n *sitter.Node, cls, name string, argN *sitter.Node) ex 
 func (t *tr) mathCall(n *sitter.Node, name string, args []ex) ex {
 	a := func(i int) string { return stripParens(args[i].c) }
 	d := func(i int) string {
-		if isFloating(args[i].t) {
+		if javasrc.IsFloating(args[i].t) {
 			return a(i)
 		}
 		return "(double)" + args[i].c

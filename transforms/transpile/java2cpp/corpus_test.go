@@ -35,8 +35,7 @@ type goldRow struct {
 
 func loadGold(t testing.TB) []goldRow {
 	t.Helper()
-	c := testenv.SharedCorpora(t, "transcoder-test/gold.jsonl")
-	return testenv.ReadJSONL[goldRow](t, filepath.Join(c, "transcoder-test", "gold.jsonl"))
+	return testenv.SharedJSONL[goldRow](t, "transcoder-test/gold.jsonl")
 }
 
 // precompile builds bits/stdc++.h as a precompiled header in dir; it returns the g++

@@ -42,48 +42,28 @@ import (
 // Result is a translation: Code holds forward declarations and the function definitions;
 // Imports holds the #include lines and helper definitions the code needs; Entry is the
 // C++ name of the last Java method.
-type Result struct {
-	Code, Imports, Entry string
+type Result = javasrc.Result
+
+// UnsupportedError reports a Java construct java2cpp does not translate.
+type UnsupportedError = javasrc.UnsupportedError
+
+// refusal starts the message of every UnsupportedError of java2cpp.
+const refusal = "java2cpp: unsupported construct"
+
+// unsupported is the error for a construct at a 1-based line (0 when unknown).
+func unsupported(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
 }
 
-// UnsupportedError reports a Java construct the translator does not handle.
-type UnsupportedError struct {
-	Construct string
-	Line      int // 1-based line in the Java source, 0 when unknown
-}
-
-func (e *UnsupportedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("java2cpp: unsupported construct %s at line %d", e.Construct, e.Line)
-	}
-	return fmt.Sprintf("java2cpp: unsupported construct %s", e.Construct)
-}
-
-const wrapPrefix = "class J2C__ { "
+var front = javasrc.Front{Wrap: "class J2C__ { ", Prefix: refusal, ErrorLine: true,
+	Internal: func(r any) error { return unsupported(fmt.Sprintf("internal error (%v)", r), 0) }}
 
 // Translate translates Java static methods into C++.
-func Translate(javaSrc string) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				res, err = Result{}, ue
-				return
-			}
-			res, err = Result{}, &UnsupportedError{Construct: fmt.Sprintf("internal error (%v)", r)}
-		}
-	}()
-	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	tree := javasrc.Parse(src)
-	if tree == nil {
-		return Result{}, &UnsupportedError{Construct: "unparsable source"}
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return Result{}, &UnsupportedError{Construct: "syntax error", Line: javasrc.FirstErrorLine(root)}
-	}
-	t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
-	return t.program(root)
+func Translate(javaSrc string) (Result, error) {
+	return front.Translate(javaSrc, func(src []byte, root *sitter.Node) (Result, error) {
+		t := &tr{src: src, used: map[string]bool{}, methods: map[string][]*method{}}
+		return t.program(root)
+	})
 }
 
 // tr is the state of one translation.
@@ -206,7 +186,7 @@ func (t *tr) fail(n *sitter.Node, construct string) {
 	if n != nil {
 		line = int(n.StartPosition().Row) + 1
 	}
-	panic(&UnsupportedError{Construct: construct, Line: line})
+	panic(unsupported(construct, line))
 }
 
 func (t *tr) text(n *sitter.Node) string { return n.Utf8Text(t.src) }
@@ -946,7 +926,7 @@ func (t *tr) localDecls(n *sitter.Node) []string {
 
 // assignConv converts a value assigned to a variable of Java type jt.
 func (t *tr) assignConv(e ex, jt string, n *sitter.Node) string {
-	if isIntegral(jt) && isFloating(e.t) {
+	if isIntegral(jt) && javasrc.IsFloating(e.t) {
 		// only reachable through compound assignment; Java narrows with saturation
 		return t.d2i(e.c, jt)
 	}
@@ -1357,7 +1337,7 @@ func (t *tr) eAssign(n *sitter.Node) ex {
 		b := t.binaryOf(ln, bop, rn, l, r)
 		return ex{"(" + l.c + " = " + t.narrow(b, l.t) + ")", l.t}
 	}
-	if isIntegral(l.t) && isFloating(r.t) {
+	if isIntegral(l.t) && javasrc.IsFloating(r.t) {
 		if ln.Kind() != "identifier" && hasSideEffects(t.text(ln)) {
 			t.fail(n, "compound "+op+" on an lvalue with side effects")
 		}
@@ -1397,7 +1377,7 @@ func (t *tr) binaryOf(n *sitter.Node, op string, rn *sitter.Node, l, r ex) ex {
 // function argument.
 func (t *tr) divide(n *sitter.Node, op, left string, l, r ex) ex {
 	pt := javasrc.Promote(l.t, r.t)
-	if isFloating(pt) {
+	if javasrc.IsFloating(pt) {
 		if op == "%" {
 			return ex{"std::fmod(" + left + ", " + stripParens(r.c) + ")", pt}
 		}
@@ -1419,7 +1399,7 @@ func (t *tr) narrow(e ex, jt string) string {
 	if javasrc.Unbox(e.t) == javasrc.Unbox(jt) {
 		return stripParens(e.c)
 	}
-	if isIntegral(jt) && isFloating(e.t) {
+	if isIntegral(jt) && javasrc.IsFloating(e.t) {
 		return t.d2i(e.c, jt)
 	}
 	return "(" + t.ctype(jt, nil) + ")" + e.c
@@ -1454,7 +1434,7 @@ func (t *tr) eCast(n *sitter.Node) ex {
 	if !isNumeric(e.t) && javasrc.Unbox(e.t) != "boolean" {
 		t.fail(n, "cast of "+e.t)
 	}
-	if isIntegral(to) && isFloating(e.t) {
+	if isIntegral(to) && javasrc.IsFloating(e.t) {
 		return ex{t.d2i(e.c, to), javasrc.Unbox(to)}
 	}
 	return ex{"((" + t.ctype(to, n) + ")" + e.c + ")", javasrc.Unbox(to)}

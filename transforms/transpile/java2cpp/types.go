@@ -19,16 +19,7 @@ func isIntegral(t string) bool {
 	return false
 }
 
-// isFloating tells whether t is float or double.
-func isFloating(t string) bool {
-	switch javasrc.Unbox(t) {
-	case "float", "double":
-		return true
-	}
-	return false
-}
-
-func isNumeric(t string) bool { return isIntegral(t) || isFloating(t) }
+func isNumeric(t string) bool { return isIntegral(t) || javasrc.IsFloating(t) }
 
 func isString(t string) bool { return t == "String" }
 

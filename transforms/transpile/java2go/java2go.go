@@ -32,48 +32,27 @@ import (
 
 // Result is a translation: Code holds the Go functions, Imports the import
 // declaration the code needs, Entry the name of the last Java method.
-type Result struct {
-	Code, Imports, Entry string
+type Result = javasrc.Result
+
+// UnsupportedError reports a Java construct java2go does not translate.
+type UnsupportedError = javasrc.UnsupportedError
+
+// refusal starts the message of every UnsupportedError of java2go.
+const refusal = "java2go: unsupported construct"
+
+// unsupported is the error for a construct at a 1-based line (0 when unknown).
+func unsupported(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
 }
 
-// UnsupportedError reports a Java construct the translator does not handle.
-type UnsupportedError struct {
-	Construct string
-	Line      int
-}
-
-func (e *UnsupportedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("java2go: unsupported construct %s at line %d", e.Construct, e.Line)
-	}
-	return "java2go: unsupported construct " + e.Construct
-}
-
-const wrapPrefix = "class J2G__ { "
+var front = javasrc.Front{Wrap: "class J2G__ { ", Prefix: refusal}
 
 // Translate translates Java static methods into Go.
-func Translate(javaSrc string) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				res, err = Result{}, ue
-				return
-			}
-			panic(r)
-		}
-	}()
-	src := []byte(wrapPrefix + javaSrc + "\n}\n")
-	tree := javasrc.Parse(src)
-	if tree == nil {
-		return Result{}, &UnsupportedError{Construct: "unparsable source"}
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return Result{}, &UnsupportedError{Construct: "syntax error"}
-	}
-	t := &tr{src: src, imports: map[string]bool{}, methods: map[string]*method{}}
-	return t.program(root)
+func Translate(javaSrc string) (Result, error) {
+	return front.Translate(javaSrc, func(src []byte, root *sitter.Node) (Result, error) {
+		t := &tr{src: src, imports: map[string]bool{}, methods: map[string]*method{}}
+		return t.program(root)
+	})
 }
 
 // method is a Java method's signature.
@@ -103,7 +82,7 @@ func (t *tr) fail(n *sitter.Node, construct string) {
 	if n != nil {
 		line = int(n.StartPosition().Row) + 1
 	}
-	panic(&UnsupportedError{Construct: construct, Line: line})
+	panic(unsupported(construct, line))
 }
 
 func (t *tr) text(n *sitter.Node) string { return n.Utf8Text(t.src) }

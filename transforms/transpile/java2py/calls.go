@@ -133,7 +133,7 @@ func (t *translator) toStr(e ex) string {
 		return e.code
 	case isIntegral(e.ty):
 		return "str(" + e.code + ")"
-	case isFloating(e.ty):
+	case javasrc.IsFloating(e.ty):
 		return t.helper("_jstrd") + "(" + e.code + ")"
 	case strings.HasSuffix(e.ty, "char[]"):
 		return "''.join(" + e.code + ")"

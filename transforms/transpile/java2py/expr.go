@@ -66,7 +66,7 @@ func (t *translator) exprTo(n *node, ty string) string {
 func (t *translator) coerce(e ex, to string) ex {
 	from, to := javasrc.Unbox(e.ty), javasrc.Unbox(to)
 	switch {
-	case from == "char" && (isIntegral(to) || isFloating(to)):
+	case from == "char" && (isIntegral(to) || javasrc.IsFloating(to)):
 		return t.ord(e)
 	case isIntegral(from) && to == "char":
 		return atom("chr("+e.code+")", "char")
@@ -327,7 +327,7 @@ func (t *translator) strConv(e ex) string {
 		return paren(e, pAdd+1)
 	case isIntegral(e.ty):
 		return "str(" + e.code + ")"
-	case isFloating(e.ty):
+	case javasrc.IsFloating(e.ty):
 		return t.helper("_jstrd") + "(" + e.code + ")"
 	}
 	return t.helper("_jstr") + "(" + e.code + ")"
@@ -383,7 +383,7 @@ func (t *translator) arith(n *node, op string, l, r ex) ex {
 	l, r = t.numeric(l), t.numeric(r)
 	ty := javasrc.Promote(l.ty, r.ty)
 	if l.ty == "?" || r.ty == "?" {
-		if isFloating(l.ty) || isFloating(r.ty) {
+		if javasrc.IsFloating(l.ty) || javasrc.IsFloating(r.ty) {
 			ty = "double"
 		}
 	}
@@ -483,14 +483,14 @@ func (t *translator) castTo(e ex, to string) ex {
 		switch {
 		case from == "char":
 			r = t.ord(e)
-		case isFloating(from) && t.opts.WrapOverflow && (p == "int" || p == "long"):
+		case javasrc.IsFloating(from) && t.opts.WrapOverflow && (p == "int" || p == "long"):
 			// Java saturates out-of-range doubles and maps NaN to 0.
 			h := "_d2i"
 			if p == "long" {
 				h = "_d2l"
 			}
 			return atom(t.helper(h)+"("+e.code+")", p)
-		case isFloating(from):
+		case javasrc.IsFloating(from):
 			r = atom("int("+e.code+")", p)
 		default:
 			r = e
@@ -501,7 +501,7 @@ func (t *translator) castTo(e ex, to string) ex {
 			r = atom(t.helper("_i16")+"("+r.code+")", p)
 		case p == "byte":
 			r = atom(t.helper("_i8")+"("+r.code+")", p)
-		case p == "int" && (from == "long" || isFloating(from)) && t.opts.WrapOverflow:
+		case p == "int" && (from == "long" || javasrc.IsFloating(from)) && t.opts.WrapOverflow:
 			r = atom(t.helper("_i32")+"("+r.code+")", p)
 		}
 		return r
@@ -509,7 +509,7 @@ func (t *translator) castTo(e ex, to string) ex {
 		switch {
 		case from == "char":
 			return atom("float("+t.ord(e).code+")", p)
-		case isFloating(from):
+		case javasrc.IsFloating(from):
 			e.ty = p
 			return e
 		case e.lit:
@@ -520,7 +520,7 @@ func (t *translator) castTo(e ex, to string) ex {
 		if isChar(from) {
 			return e
 		}
-		if isFloating(from) {
+		if javasrc.IsFloating(from) {
 			return atom("chr(int("+e.code+"))", "char")
 		}
 		if e.lit {
@@ -596,7 +596,7 @@ func (t *translator) updateExpr(n *node) ex {
 			}
 			return atom("chr(ord"+set+undo+")", v.ty)
 		}
-		if !isIntegral(v.ty) && !isFloating(v.ty) {
+		if !isIntegral(v.ty) && !javasrc.IsFloating(v.ty) {
 			unsupported(n, "++/-- on "+v.ty+" inside an expression")
 		}
 		op := " + 1"
@@ -614,7 +614,7 @@ func (t *translator) updateExpr(n *node) ex {
 		a := t.expr(target.f("array"))
 		i := t.numeric(t.expr(target.f("index")))
 		ety := elemType(a.ty)
-		if !isIntegral(ety) && !isFloating(ety) {
+		if !isIntegral(ety) && !javasrc.IsFloating(ety) {
 			unsupported(n, "++/-- on "+ety+" element inside an expression")
 		}
 		h := "_postinc"
@@ -739,7 +739,7 @@ func (t *translator) assignStmt(e *node) {
 	if simple && strings.Contains("+ - * & | ^ << >>", bop) && bop != "" {
 		switch {
 		case isIntegral(target.ty) && (isIntegral(r.ty) || isChar(r.ty)),
-			isFloating(target.ty) && isNumeric(r.ty) && bop != "<<" && bop != ">>" && bop != "&" && bop != "|" && bop != "^",
+			javasrc.IsFloating(target.ty) && isNumeric(r.ty) && bop != "<<" && bop != ">>" && bop != "&" && bop != "|" && bop != "^",
 			isBool(target.ty) && isBool(r.ty) && (bop == "&" || bop == "|" || bop == "^"):
 			t.emit("%s %s= %s", target.code, bop, t.numeric(r).code)
 			return

@@ -31,21 +31,14 @@ import (
 // Result is one translation: Python code defining the functions, the imports and helper
 // definitions it needs (exec Imports + "\n" + Code), and the Python name of the entry
 // function (the last Java method).
-type Result struct {
-	Code, Imports, Entry string
-}
+type Result = javasrc.Result
 
-// UnsupportedError reports a Java construct the translator does not handle.
-type UnsupportedError struct {
-	Construct string
-	Line      int // 1-based line in the Java source, 0 if unknown
-}
+// UnsupportedError reports a Java construct java2py does not translate.
+type UnsupportedError = javasrc.UnsupportedError
 
-func (e *UnsupportedError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("java2py: unsupported %s at line %d", e.Construct, e.Line)
-	}
-	return fmt.Sprintf("java2py: unsupported %s", e.Construct)
+// unsupportedErr is the error for a construct at a 1-based line (0 when unknown).
+func unsupportedErr(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: "java2py: unsupported", Construct: construct, Line: line}
 }
 
 // Options tune the translation.
@@ -71,16 +64,9 @@ func Translate(javaSrc string) (Result, error) {
 
 // TranslateWith translates Java static methods into Python.
 func TranslateWith(javaSrc string, opts Options) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if ue, ok := r.(*UnsupportedError); ok {
-				err = ue
-			} else {
-				err = &UnsupportedError{Construct: fmt.Sprintf("internal error: %v", r)}
-			}
-			res = Result{}
-		}
-	}()
+	defer javasrc.Recover(&res, &err, func(r any) error {
+		return unsupportedErr(fmt.Sprintf("internal error: %v", r), 0)
+	})
 	src := []byte(classPrefix + stripHeader(javaSrc) + "\n}")
 	root, perr := parse(src)
 	if perr != nil {
@@ -142,12 +128,12 @@ func init() {
 func parse(src []byte) (*node, error) {
 	tree := javasrc.Parse(src)
 	if tree == nil {
-		return nil, &UnsupportedError{Construct: "unparsable source"}
+		return nil, unsupportedErr("unparsable source", 0)
 	}
 	defer tree.Close()
 	if root := tree.RootNode(); root.HasError() {
 		line := javasrc.FirstErrorLine(root)
-		return nil, &UnsupportedError{Construct: "syntax error (not valid Java)", Line: line}
+		return nil, unsupportedErr("syntax error (not valid Java)", line)
 	}
 	c := tree.Walk()
 	defer c.Close()
@@ -242,7 +228,7 @@ func unsupported(n *node, what string) {
 	if n != nil {
 		line = n.line
 	}
-	panic(&UnsupportedError{Construct: what, Line: line})
+	panic(unsupportedErr(what, line))
 }
 
 // methodInfo describes a user method.
@@ -360,7 +346,7 @@ func (t *translator) program(root *node) (Result, error) {
 		}
 	}
 	if class == nil || class.f("body") == nil {
-		return Result{}, &UnsupportedError{Construct: "no method found"}
+		return Result{}, unsupportedErr("no method found", 0)
 	}
 	body := class.f("body")
 	t.methods = map[string][]*methodInfo{}
@@ -394,7 +380,7 @@ func (t *translator) program(root *node) (Result, error) {
 		}
 	}
 	if len(order) == 0 {
-		return Result{}, &UnsupportedError{Construct: "no method found"}
+		return Result{}, unsupportedErr("no method found", 0)
 	}
 	// Python names; overloads are disambiguated by arity.
 	for name, ms := range t.methods {

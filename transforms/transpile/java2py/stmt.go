@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"transmute/transforms/transpile/javasrc"
 )
 
 // blockBody translates a block's statements at the current indentation, emitting
@@ -590,7 +592,7 @@ func (t *translator) foreachStmt(s *node, lc *loopCtx) {
 		unsupported(s, "for-each over String")
 	}
 	// for (int x : chars) widens each char to its code.
-	if el := t.elemOf(coll.ty); isChar(el) && (isIntegral(ty) || isFloating(ty)) {
+	if el := t.elemOf(coll.ty); isChar(el) && (isIntegral(ty) || javasrc.IsFloating(ty)) {
 		src = "map(ord, " + src + ")"
 	}
 	t.emit("for %s in %s:", pyIdent(name), src)

@@ -36,20 +36,12 @@ func isIntegral(ty string) bool {
 	return false
 }
 
-func isFloating(ty string) bool {
-	switch javasrc.Unbox(ty) {
-	case "double", "float":
-		return true
-	}
-	return false
-}
-
 func isChar(ty string) bool   { return javasrc.Unbox(ty) == "char" }
 func isString(ty string) bool { return ty == "String" }
 func isBool(ty string) bool   { return javasrc.Unbox(ty) == "boolean" }
 
 // isNumeric tells whether a type takes part in arithmetic (char included).
-func isNumeric(ty string) bool { return isIntegral(ty) || isFloating(ty) || isChar(ty) }
+func isNumeric(ty string) bool { return isIntegral(ty) || javasrc.IsFloating(ty) || isChar(ty) }
 
 func isArray(ty string) bool { return strings.HasSuffix(ty, "[]") }
 

@@ -1,11 +1,12 @@
 // Package javasrc holds what the Java translators (java2cpp, java2go, java2py)
-// share about their Java input: a pooled tree-sitter parser, the line of the
-// first syntax error, and Java's rules for boxed types, binary numeric promotion
+// share: their Result and UnsupportedError, and about their Java input a pooled
+// tree-sitter parser, the line of the first syntax error, and Java's rules for boxed types, binary numeric promotion
 // and generic type arguments over types kept as source text without spaces
 // ("int", "char[][]", "HashMap<Integer,Integer>").
 package javasrc
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -23,6 +24,82 @@ var (
 		return p
 	}}
 )
+
+// Result is a translation: Code holds the target's functions, Imports what they
+// need before them (includes, imports, helper definitions), Entry the target's
+// name of the last Java method.
+type Result struct {
+	Code, Imports, Entry string
+}
+
+// UnsupportedError reports a Java construct a translator does not handle.
+// Prefix starts the message ("java2cpp: unsupported construct"): each translator
+// keeps its own wording.
+type UnsupportedError struct {
+	Prefix    string
+	Construct string
+	Line      int // 1-based line in the Java source, 0 when unknown
+}
+
+func (e *UnsupportedError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s %s at line %d", e.Prefix, e.Construct, e.Line)
+	}
+	return e.Prefix + " " + e.Construct
+}
+
+// Recover, deferred by a translator's entry point, makes a panic with an
+// *UnsupportedError (a rule refusing a construct) the entry point's error, with
+// an empty Result. Any other panic value r becomes the error other(r) when other
+// is set, and panics again when it is nil.
+func Recover(res *Result, err *error, other func(r any) error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if ue, ok := r.(*UnsupportedError); ok {
+		*res, *err = Result{}, ue
+		return
+	}
+	if other == nil {
+		panic(r)
+	}
+	*res, *err = Result{}, other(r)
+}
+
+// Front is the entry point java2cpp and java2go share: it parses the Java
+// methods inside a class that Wrap opens on their first line (so that their lines
+// keep their numbers) and hands the tree to the translator's rules. Prefix starts
+// every UnsupportedError's message; ErrorLine gives a syntax error the line of the
+// first error; Internal makes the error of a panic other than a refusal (nil
+// panics again, see Recover).
+type Front struct {
+	Wrap, Prefix string
+	ErrorLine    bool
+	Internal     func(r any) error
+}
+
+// Translate translates javaSrc with program, which gets the source parsed and its
+// tree's root. A source tree-sitter gives no tree for is an "unparsable source",
+// one with a syntax error a "syntax error".
+func (f Front) Translate(javaSrc string, program func(src []byte, root *sitter.Node) (Result, error)) (res Result, err error) {
+	defer Recover(&res, &err, f.Internal)
+	src := []byte(f.Wrap + javaSrc + "\n}\n")
+	tree := Parse(src)
+	if tree == nil {
+		return Result{}, &UnsupportedError{Prefix: f.Prefix, Construct: "unparsable source"}
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		line := 0
+		if f.ErrorLine {
+			line = FirstErrorLine(root)
+		}
+		return Result{}, &UnsupportedError{Prefix: f.Prefix, Construct: "syntax error", Line: line}
+	}
+	return program(src, root)
+}
 
 // Language is tree-sitter's Java grammar, the one Parse uses.
 func Language() *sitter.Language { return lang }
@@ -70,6 +147,15 @@ func Unbox(t string) string {
 		return "byte"
 	}
 	return t
+}
+
+// IsFloating tells whether t is float or double (after unboxing).
+func IsFloating(t string) bool {
+	switch Unbox(t) {
+	case "float", "double":
+		return true
+	}
+	return false
 }
 
 // Promote applies Java's binary numeric promotion to the types of two operands.
