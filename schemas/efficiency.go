@@ -79,8 +79,10 @@ type ProfileRow struct {
 	// allocation peak of the calls in the counted run (C++: live heap through
 	// operator new; Python: tracemalloc's peak; Java: the bytes the calling thread
 	// allocated), -1 when not measured. MemMeasure names the value BeyondMem was
-	// computed from. CountCPUMs: the CPU time of the counted run; CountCached: the
-	// program's figures came from the count cache.
+	// computed from. CountCPUMs: the CPU time of the counted run (0 when none ran);
+	// CountCached: the program's count came from the count cache (its whole report,
+	// or the count of a program built to the same bytes, which differs only in
+	// spacing or comments).
 	CostMode       string  `parquet:"cost_mode,dict"`
 	Instructions   int64   `parquet:"instructions,optional"`
 	CallsCPUMeanMs float64 `parquet:"calls_cpu_mean_ms,optional"`

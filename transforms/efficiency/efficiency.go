@@ -206,7 +206,7 @@ func ProfileRowOf(run string, t schemas.Task, role schemas.Role, translator stri
 	if rep.AllocPeakBytes >= 0 && rep.Counted {
 		r.AllocPeakKB = float64(rep.AllocPeakBytes) / 1024
 	}
-	r.CountCPUMs, r.CountCached = Millis(rep.CountCPU), rep.Cached
+	r.CountCPUMs, r.CountCached = Millis(rep.CountCPU), rep.Cached || rep.CountShared
 	if !rep.Started.IsZero() {
 		r.MeasuredFrom = rep.Started.UTC().Format(time.RFC3339Nano)
 		r.MeasuredTo = rep.Ended.UTC().Format(time.RFC3339Nano)

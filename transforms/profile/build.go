@@ -371,6 +371,11 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 		ro = append(ro, "/etc/java-17-openjdk")
 	}
 	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true}
+	sum, err := treeSum(classes)
+	if err != nil {
+		return nil, "", err
+	}
+	p.artifact = sum + " " + entry // the harness calls entry by name
 	if opt.Count {
 		// Counted: compilation synchronous (-Xbatch) and by C1 alone, without the
 		// periodic safepoints. With C2 the same program's count moved by up to 0.8%
@@ -531,6 +536,9 @@ func (cppBuilder) build(ctx context.Context, dir string, s *suite, c execute.Can
 	}
 	p := &program{path: bin, args: []string{filepath.Join(dir, "data.txt")}, readOnly: []string{dir, filepath.Dir(bin)}}
 	p.countArgs = p.args
+	if p.artifact, err = treeSum(bin); err != nil {
+		return nil, "", err
+	}
 	return p, "", nil
 }
 
@@ -685,4 +693,27 @@ func charList(s string) []any {
 		l = append(l, string(r))
 	}
 	return l
+}
+
+// treeSum is a hash of the regular files under root (or of root, a file): their
+// paths relative to root and their bytes, in lexical order.
+func treeSum(root string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(data))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
 }

@@ -85,7 +85,7 @@ func HarnessVersion() string {
 	h := sha256.New()
 	for _, b := range [][]byte{[]byte("count/v1"), pyRunner, javaHarness, cppHeader, countHelperSrc,
 		[]byte(strings.Join(countValgrindArgs, " ")), []byte(strings.Join(cppFlags, " ")),
-		[]byte(strings.Join(countJVMArgs, " "))} {
+		[]byte(strings.Join(countJVMArgs, " ")), []byte(strings.Join(javacFlags, " "))} {
 		h.Write(b)
 		h.Write([]byte{0})
 	}
@@ -307,10 +307,21 @@ func (r *runs) timeHeavy(ctx context.Context, opt Options) error {
 
 // count adds the counted run to a report whose native repetitions ran: the
 // instructions and the allocation peak, or the counted run's failure as the
-// report's status.
-func (r *runs) count(ctx context.Context, opt Options, dir string) error {
+// report's status. A program whose built bytes were counted before (under the
+// same suite, harness and toolchain) takes that count from opt.Cache instead.
+func (r *runs) count(ctx context.Context, lang string, opt Options, dir string) error {
 	if r.prog == nil || r.rep.Status != schemas.StatusOK {
 		return nil
+	}
+	var key string
+	if opt.Cache != nil && r.prog.artifact != "" {
+		key = artifactKey(lang, r.s, r.prog, opt)
+		var c countResult
+		if ok, err := opt.Cache.Get(ctx, key, &c); err == nil && ok {
+			c.apply(&r.rep)
+			r.rep.CountShared = true
+			return nil
+		}
 	}
 	start := time.Now()
 	n, o, err := countOnce(ctx, r.prog, opt, dir)
@@ -318,15 +329,54 @@ func (r *runs) count(ctx context.Context, opt Options, dir string) error {
 		return err
 	}
 	r.rep.CountCPU, r.rep.CountWall = o.CPUTime, time.Since(start)
+	c := countResult{Status: schemas.StatusOK, Instructions: n, AllocPeakBytes: -1}
 	st, detail, _, _ := judge(r.s, r.c, o, opt.CountTimeLimit)
 	if st != schemas.StatusOK {
-		r.rep.Status = st
-		r.rep.Detail = strings.TrimSpace(r.rep.Detail + " counted run (callgrind): " + detail)
-		return nil
+		c = countResult{Status: st, Detail: "counted run (callgrind): " + detail}
+	} else if _, _, alloc, ok := harnessDone(o.Stdout); ok {
+		c.AllocPeakBytes = alloc
 	}
-	r.rep.Counted, r.rep.Instructions = true, n
-	if _, _, alloc, ok := harnessDone(o.Stdout); ok {
-		r.rep.AllocPeakBytes = alloc
+	c.apply(&r.rep)
+	if key != "" && st != schemas.StatusInfraError {
+		// A failed write costs only a count again later.
+		_ = opt.Cache.Put(ctx, key, c)
 	}
 	return nil
+}
+
+// countResult is what a counted run adds to a report.
+type countResult struct {
+	Status         schemas.Status
+	Detail         string
+	Instructions   int64
+	AllocPeakBytes int64
+}
+
+func (c countResult) apply(rep *Report) {
+	if c.Status != schemas.StatusOK {
+		rep.Status = c.Status
+		rep.Detail = strings.TrimSpace(rep.Detail + " " + c.Detail)
+		return
+	}
+	rep.Counted, rep.Instructions = true, c.Instructions
+	if c.AllocPeakBytes >= 0 {
+		rep.AllocPeakBytes = c.AllocPeakBytes
+	}
+}
+
+// artifactKey is the content key of a counted run by the built program's bytes:
+// what decides the run besides them (the harness version, the toolchain, the
+// suite's signature and tests, the counted run's limits and JVM mode).
+func artifactKey(lang string, s *suite, p *program, opt Options) string {
+	tc := opt.Toolchain
+	if tc == "" {
+		tc = Toolchain(lang)
+	}
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, v := range []any{"artifact/v1", HarnessVersion(), tc, lang, s.params, s.returns, s.tests,
+		opt.CountTimeLimit, opt.MemoryBytes, opt.CountInterpreted, p.artifact} {
+		_ = enc.Encode(v)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -183,6 +183,33 @@ func TestCountCache(t *testing.T) {
 	}
 }
 
+// Programs that differ only in spacing and comments build the same bytes and
+// share one count; a program with other code is counted.
+func TestCountSharedByBuiltBytes(t *testing.T) {
+	for _, lang := range []string{schemas.Cpp, schemas.Java} {
+		t.Run(lang, func(t *testing.T) {
+			opt := countOpt(t)
+			opt.Cache = cache.New(memblob.OpenBucket(nil), "count")
+			c := loopCands(lang, 1)
+			first := count(t, lang, c, opt)
+			if first.CountShared || first.CountCPU <= 0 {
+				t.Fatalf("first count: shared %v, counted run's CPU %v", first.CountShared, first.CountCPU)
+			}
+			respaced := c
+			respaced.ID = "respaced"
+			respaced.Code = "/* the same loop */\n" + strings.ReplaceAll(strings.ReplaceAll(c.Code, "{ ", "{\n    "), "; ", ";\n    ")
+			r := count(t, lang, respaced, opt)
+			if r.Cached || !r.CountShared || r.Instructions != first.Instructions || r.CountCPU != 0 {
+				t.Errorf("respaced: cached %v, shared %v, %d instructions (first %d), counted run's CPU %v",
+					r.Cached, r.CountShared, r.Instructions, first.Instructions, r.CountCPU)
+			}
+			if r := count(t, lang, loopCands(lang, 2), opt); r.CountShared || r.Instructions <= first.Instructions {
+				t.Errorf("another loop: shared %v, %d instructions (first %d)", r.CountShared, r.Instructions, first.Instructions)
+			}
+		})
+	}
+}
+
 // The allocation peak of the calls is the same in two counted runs and grows
 // with what the candidate keeps alive.
 func TestAllocPeakStable(t *testing.T) {

@@ -193,10 +193,14 @@ func (s *javacServer) armIdle() {
 // javacArgs are the arguments of a profiled Java build (classes of Cand.java and
 // ProfHarness.java in dir, into target); the -J options apply to the command only.
 func javacArgs(dir, target string) []string {
-	return []string{"-nowarn", "-encoding", "UTF-8",
-		"-XDstringConcat=inline", // no invokedynamic string concatenation: cheaper JVM start-up
-		"-classpath", dir, "-d", target,
-		filepath.Join(dir, "Cand.java"), filepath.Join(dir, "ProfHarness.java")}
+	return append(append([]string{}, javacFlags...), "-classpath", dir, "-d", target,
+		filepath.Join(dir, "Cand.java"), filepath.Join(dir, "ProfHarness.java"))
+}
+
+// javacFlags shape the class files: part of the harness version.
+var javacFlags = []string{"-nowarn", "-encoding", "UTF-8",
+	"-XDstringConcat=inline", // no invokedynamic string concatenation: cheaper JVM start-up
+	"-g:none",                // no line tables: the class files depend on the code, not its layout
 }
 
 // buildJava compiles in the javac server, or with the javac command when the
