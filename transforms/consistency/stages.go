@@ -98,16 +98,13 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	ex.Directions = dirs
 	// A language whose side could not be made (no function, no variants) is tried
 	// again, with its error row, for each direction from it.
-	done := map[string]bool{}
-	for _, d := range ex.Directions {
-		if done[d.SrcLang] {
-			continue
-		}
-		if s, ok := r.expandSide(ctx, p, ret, d.SrcLang, &ex.Output, errRow); ok {
+	runner.EachSource(ex.Directions, func(lang string) bool {
+		s, ok := r.expandSide(ctx, p, ret, lang, &ex.Output, errRow)
+		if ok {
 			ex.Sides = append(ex.Sides, s)
-			done[d.SrcLang] = true
 		}
-	}
+		return ok
+	})
 	return ex
 }
 
@@ -185,10 +182,10 @@ func (r *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 	}
 	p := ex.Item.Problem
 	sides := ex.sides()
-	for _, d := range ex.Directions {
+	inputs := func(d runner.Direction) []runner.Input {
 		s := sides[d.SrcLang]
 		if s == nil || s.results[schemas.VariantOrig].Status != schemas.StatusOK {
-			continue
+			return nil
 		}
 		ins := []runner.Input{{Variant: schemas.VariantOrig, Code: s.fn.Code}}
 		for _, v := range s.variants {
@@ -197,13 +194,14 @@ func (r *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 		for i := range ins {
 			ins[i].Imports, ins[i].Entry, ins[i].Params, ins[i].Returns = s.fn.Imports, s.fn.Name, p.Params, p.Returns
 		}
-		r.TranslateInputs(ctx, p, d, ins, func(name string, in runner.Input, res []translate.Translation) {
-			t := res[0] // the job judges one translation per input
-			tx.Translations = append(tx.Translations, Translation{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
-				Variant: in.Variant, Program: fmt.Sprintf("tr/%s/%s-%s/%s", name, d.SrcLang, d.TgtLang, in.Variant), Translation: t})
-			tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
-		})
+		return ins
 	}
+	r.TranslateSides(ctx, p, ex.Directions, inputs, func(d runner.Direction, name string, in runner.Input, res []translate.Translation) {
+		t := res[0] // the job judges one translation per input
+		tx.Translations = append(tx.Translations, Translation{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang,
+			Variant: in.Variant, Program: fmt.Sprintf("tr/%s/%s-%s/%s", name, d.SrcLang, d.TgtLang, in.Variant), Translation: t})
+		tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
+	})
 	return tx
 }
 

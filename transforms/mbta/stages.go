@@ -120,23 +120,17 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 	// Mutate and run each source language once: the original plus every mutant. A
 	// language whose side fails is tried again (and reported again) by its next
 	// direction, as before the split.
-	done := map[string]bool{}
-	for _, d := range ex.Directions {
-		if done[d.SrcLang] {
-			continue
-		}
-		src := d.SrcLang
+	runner.EachSource(ex.Directions, func(src string) bool {
 		f, ok := p.Function(src)
 		if !ok {
 			errRow(src, "no source function", "problem has no "+src+" function")
-			continue
+			return false
 		}
 		ms, _, err := mutate.Generate(src, f.Code, m.Mutate)
 		if err != nil {
 			errRow(src, "mutation failed", err.Error())
-			continue
+			return false
 		}
-		done[src] = true
 		side := Side{Lang: src, Function: f, Mutants: ms, Programs: []VariantProgram{{schemas.VariantOrig, SourceID(src)}}}
 		b := m.Batch(p, src)
 		b.Candidates = append(b.Candidates, execute.Candidate{ID: SourceID(src), Code: f.Code, Imports: f.Imports, Entry: f.Name})
@@ -178,7 +172,8 @@ func (m *Runner) Expand(ctx context.Context, it evaluate.Item) Expanded {
 			out.Executions = append(out.Executions, runner.ExecutionRows(m.Run, p, pg, results[c.ID], full)...)
 		}
 		ex.Sides = append(ex.Sides, side)
-	}
+		return true
+	})
 	return ex
 }
 

@@ -107,17 +107,12 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item, pool []schemas.Pr
 	}
 	ex.Directions = dirs
 	ran := map[string]execute.Result{} // progKey -> result
-	done := map[string]bool{}
-	for _, d := range ex.Directions {
-		if done[d.SrcLang] {
-			continue
-		}
-		progs := r.sourceSide(ctx, p, d.SrcLang, pool, ran, &ex.Output, errRow)
+	runner.EachSource(ex.Directions, func(lang string) bool {
+		progs := r.sourceSide(ctx, p, lang, pool, ran, &ex.Output, errRow)
 		if progs == nil {
-			continue // tried again, with its error row, for the next direction from it
+			return false
 		}
-		done[d.SrcLang] = true
-		s := Side{Lang: d.SrcLang}
+		s := Side{Lang: lang}
 		for _, pg := range progs {
 			x := Program{ID: pg.id, Fn: pg.fn, Obs: pg.obs, Result: pg.res}
 			if pg.variant != nil {
@@ -126,7 +121,8 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item, pool []schemas.Pr
 			s.Programs = append(s.Programs, x)
 		}
 		ex.Sides = append(ex.Sides, s)
-	}
+		return true
+	})
 	for _, k := range sortedKeys(ran) {
 		ex.Runs = append(ex.Runs, ProgramRun{Key: k, Result: ran[k]})
 	}
@@ -170,23 +166,24 @@ func (r *Runner) Translate(ctx context.Context, ex Expanded) Translated {
 		return tx
 	}
 	p := ex.Item.Problem
-	for _, d := range ex.Directions {
+	inputs := func(d runner.Direction) []runner.Input {
 		progs := ex.programs(d.SrcLang)
 		if progs == nil {
-			continue
+			return nil
 		}
 		ins := make([]runner.Input, len(progs))
 		for i, pg := range progs {
 			ins[i] = runner.Input{Variant: pg.id, Code: pg.fn.Code, Imports: pg.fn.Imports, Entry: pg.fn.Entry,
 				Params: pg.fn.Params, Returns: pg.fn.Returns}
 		}
-		r.TranslateInputs(ctx, p, d, ins, func(name string, in runner.Input, res []translate.Translation) {
-			for _, t := range res {
-				tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
-			}
-			tx.Units = append(tx.Units, Unit{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Program: in.Variant, Samples: res})
-		})
+		return ins
 	}
+	r.TranslateSides(ctx, p, ex.Directions, inputs, func(d runner.Direction, name string, in runner.Input, res []translate.Translation) {
+		for _, t := range res {
+			tx.Expanded.Output.Translations = append(tx.Expanded.Output.Translations, r.TranslationRow(p, name, in.Variant, d, t))
+		}
+		tx.Units = append(tx.Units, Unit{Translator: name, SrcLang: d.SrcLang, TgtLang: d.TgtLang, Program: in.Variant, Samples: res})
+	})
 	return tx
 }
 

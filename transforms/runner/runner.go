@@ -147,6 +147,18 @@ func Directions(dirs []schemas.Direction, trs []translate.Translator, job string
 	return out
 }
 
+// EachSource calls side for each source language of dirs, in their order, until
+// it makes that language's side (true): a side that fails is tried again, with
+// its error rows, by the next direction from its language.
+func EachSource(dirs []Direction, side func(lang string) bool) {
+	done := map[string]bool{}
+	for _, d := range dirs {
+		if !done[d.SrcLang] {
+			done[d.SrcLang] = side(d.SrcLang)
+		}
+	}
+}
+
 // Input is one program of a source side that a direction's translators translate:
 // the original ("orig") or a variant, with the parameters it takes.
 type Input struct {
@@ -175,6 +187,22 @@ func (t *Tools) TranslateInputs(ctx context.Context, p schemas.Problem, d Direct
 				TgtLang: d.TgtLang, Code: in.Code, Imports: in.Imports, Entry: in.Entry, Params: in.Params, Returns: in.Returns}
 			got(name, in, Translate(ctx, tr, name, req))
 		}
+	}
+}
+
+// TranslateSides is TranslateInputs for every direction of dirs, in order, with
+// the inputs of its source side; a direction whose side has none (nil: no side,
+// or its original did not run) is skipped.
+func (t *Tools) TranslateSides(ctx context.Context, p schemas.Problem, dirs []Direction, inputs func(d Direction) []Input,
+	got func(d Direction, translator string, in Input, res []translate.Translation)) {
+	for _, d := range dirs {
+		ins := inputs(d)
+		if ins == nil {
+			continue
+		}
+		t.TranslateInputs(ctx, p, d, ins, func(translator string, in Input, res []translate.Translation) {
+			got(d, translator, in, res)
+		})
 	}
 }
 

@@ -193,6 +193,22 @@ func TestTranslateInputs(t *testing.T) {
 	}
 }
 
+// A source language is made once; one whose side fails is tried again by the
+// next direction from it.
+func TestEachSource(t *testing.T) {
+	dirs := []Direction{{SrcLang: "java", TgtLang: "python"}, {SrcLang: "cpp", TgtLang: "go"},
+		{SrcLang: "java", TgtLang: "go"}, {SrcLang: "cpp", TgtLang: "python"}, {SrcLang: "cpp", TgtLang: "java"},
+		{SrcLang: "cpp", TgtLang: "go"}}
+	var calls []string
+	EachSource(dirs, func(lang string) bool {
+		calls = append(calls, lang)
+		return lang == "java" || len(calls) > 3 // cpp fails twice, then is made
+	})
+	if want := []string{"java", "cpp", "cpp", "cpp"}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("calls = %v, want %v", calls, want)
+	}
+}
+
 // Keyed keeps the first key added or merged, and counts; merging an empty one
 // changes nothing.
 func TestKeyed(t *testing.T) {
