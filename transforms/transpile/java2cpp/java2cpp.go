@@ -51,9 +51,7 @@ type UnsupportedError = javasrc.UnsupportedError
 const refusal = "java2cpp: unsupported construct"
 
 // unsupported is the error for a construct at a 1-based line (0 when unknown).
-func unsupported(construct string, line int) *UnsupportedError {
-	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
-}
+var unsupported = javasrc.Refusal(refusal).At
 
 var front = javasrc.Front{Wrap: "class J2C__ { ", Prefix: refusal, ErrorLine: true,
 	Internal: func(r any) error { return unsupported(fmt.Sprintf("internal error (%v)", r), 0) }}

@@ -41,9 +41,7 @@ type UnsupportedError = javasrc.UnsupportedError
 const refusal = "java2go: unsupported construct"
 
 // unsupported is the error for a construct at a 1-based line (0 when unknown).
-func unsupported(construct string, line int) *UnsupportedError {
-	return &UnsupportedError{Prefix: refusal, Construct: construct, Line: line}
-}
+var unsupported = javasrc.Refusal(refusal).At
 
 var front = javasrc.Front{Wrap: "class J2G__ { ", Prefix: refusal}
 

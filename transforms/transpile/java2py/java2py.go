@@ -37,9 +37,7 @@ type Result = javasrc.Result
 type UnsupportedError = javasrc.UnsupportedError
 
 // unsupportedErr is the error for a construct at a 1-based line (0 when unknown).
-func unsupportedErr(construct string, line int) *UnsupportedError {
-	return &UnsupportedError{Prefix: "java2py: unsupported", Construct: construct, Line: line}
-}
+var unsupportedErr = javasrc.Refusal("java2py: unsupported").At
 
 // Options tune the translation.
 type Options struct {

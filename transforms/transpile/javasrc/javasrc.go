@@ -48,6 +48,16 @@ func (e *UnsupportedError) Error() string {
 	return e.Prefix + " " + e.Construct
 }
 
+// Refusal is a translator's message prefix ("java2cpp: unsupported construct");
+// its At method, kept as each translator's unsupported function, makes that
+// translator's UnsupportedErrors.
+type Refusal string
+
+// At is the error for a construct at a 1-based line (0 when unknown).
+func (p Refusal) At(construct string, line int) *UnsupportedError {
+	return &UnsupportedError{Prefix: string(p), Construct: construct, Line: line}
+}
+
 // Recover, deferred by a translator's entry point, makes a panic with an
 // *UnsupportedError (a rule refusing a construct) the entry point's error, with
 // an empty Result. Any other panic value r becomes the error other(r) when other
@@ -87,7 +97,7 @@ func (f Front) Translate(javaSrc string, program func(src []byte, root *sitter.N
 	src := []byte(f.Wrap + javaSrc + "\n}\n")
 	tree := Parse(src)
 	if tree == nil {
-		return Result{}, &UnsupportedError{Prefix: f.Prefix, Construct: "unparsable source"}
+		return Result{}, Refusal(f.Prefix).At("unparsable source", 0)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -96,7 +106,7 @@ func (f Front) Translate(javaSrc string, program func(src []byte, root *sitter.N
 		if f.ErrorLine {
 			line = FirstErrorLine(root)
 		}
-		return Result{}, &UnsupportedError{Prefix: f.Prefix, Construct: "syntax error", Line: line}
+		return Result{}, Refusal(f.Prefix).At("syntax error", line)
 	}
 	return program(src, root)
 }
