@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"transmute/internal/proctree"
+	"transmute/io/cache"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/python"
@@ -130,18 +131,17 @@ func Toolchain(lang string) string {
 // harness version, the toolchain, the suite (signature and tests), the options
 // that shape the report and the candidate's code.
 func countKey(lang string, s *suite, c execute.Candidate, opt Options) string {
-	tc := opt.Toolchain
-	if tc == "" {
-		tc = Toolchain(lang)
-	}
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	for _, p := range []any{HarnessVersion(), tc, lang, s.params, s.returns, s.tests, opt.Repetitions,
+	return cache.Key(HarnessVersion(), toolchainOf(lang, opt), lang, s.params, s.returns, s.tests, opt.Repetitions,
 		opt.TimeLimit, opt.CountTimeLimit, opt.MemoryBytes, c.Code, c.Imports, c.Entry, opt.CountInterpreted,
-		opt.CountMaxCalls, opt.HeavyRepetitions} {
-		_ = enc.Encode(p)
+		opt.CountMaxCalls, opt.HeavyRepetitions)
+}
+
+// toolchainOf is opt.Toolchain, or the installed toolchain's banner.
+func toolchainOf(lang string, opt Options) string {
+	if opt.Toolchain != "" {
+		return opt.Toolchain
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return Toolchain(lang)
 }
 
 // countOnce runs the program once under callgrind, in the sandbox, and returns
@@ -368,15 +368,6 @@ func (c countResult) apply(rep *Report) {
 // what decides the run besides them (the harness version, the toolchain, the
 // suite's signature and tests, the counted run's limits and JVM mode).
 func artifactKey(lang string, s *suite, p *program, opt Options) string {
-	tc := opt.Toolchain
-	if tc == "" {
-		tc = Toolchain(lang)
-	}
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	for _, v := range []any{"artifact/v1", HarnessVersion(), tc, lang, s.params, s.returns, s.tests,
-		opt.CountTimeLimit, opt.MemoryBytes, opt.CountInterpreted, p.artifact} {
-		_ = enc.Encode(v)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return cache.Key("artifact/v1", HarnessVersion(), toolchainOf(lang, opt), lang, s.params, s.returns, s.tests,
+		opt.CountTimeLimit, opt.MemoryBytes, opt.CountInterpreted, p.artifact)
 }
