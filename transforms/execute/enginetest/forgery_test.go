@@ -176,12 +176,7 @@ func TestForgedResults(t *testing.T) {
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}}
 	eachLang(t, "forgery", tests, hostileLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
 		lang := base.Lang
-		var alone []execute.Result
-		for i, code := range normals(lang) {
-			b := base
-			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-			alone = append(alone, runBatch(t, e, b)[0])
-		}
+		alone := runAlone(t, e, base)
 		if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
 			t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)
 		}

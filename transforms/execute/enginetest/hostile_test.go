@@ -44,6 +44,19 @@ type hostile struct {
 	known string
 }
 
+// runAlone runs each of normals(base.Lang) alone in a batch like base: the
+// results the hostile tests compare the same candidates' results beside an attacker to.
+func runAlone(t *testing.T, e execute.Engine, base execute.Batch) []execute.Result {
+	t.Helper()
+	var alone []execute.Result
+	for i, code := range normals(base.Lang) {
+		b := base
+		b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
+		alone = append(alone, runBatch(t, e, b)[0])
+	}
+	return alone
+}
+
 func normals(lang string) []string {
 	switch lang {
 	case schemas.Java:
@@ -173,15 +186,11 @@ func TestHostileCandidates(t *testing.T) {
 	eachLang(t, "hostile", tests, hostileLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
 		lang := base.Lang
 		// the normal candidates alone
-		var alone []execute.Result
-		for i, code := range normals(lang) {
-			b := base
-			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-			r := runBatch(t, e, b)[0]
+		alone := runAlone(t, e, base)
+		for i, r := range alone {
 			if r.Status != schemas.StatusOK || r.Tests[0].Status != schemas.StatusOK {
 				t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
 			}
-			alone = append(alone, r)
 		}
 		if alone[0].Tests[0].Output != "7" || alone[1].Tests[1].Output != "22" {
 			t.Fatalf("normal candidates alone give %+v / %+v", alone[0].Tests, alone[1].Tests)

@@ -86,15 +86,11 @@ func TestStoppedWorker(t *testing.T) {
 	tests := []schemas.Test{{Index: 0, Args: "[3]"}, {Index: 1, Args: "[5]"}, {Index: 2, Args: "[7]"}}
 	eachLang(t, "stopped", tests, stopLimits, func(t *testing.T, e execute.Engine, base execute.Batch) {
 		lang := base.Lang
-		var alone []execute.Result
-		for i, code := range normals(lang) {
-			b := base
-			b.Candidates = []execute.Candidate{{ID: fmt.Sprintf("normal%d", i), Code: code, Entry: "f"}}
-			r := runBatch(t, e, b)[0]
+		alone := runAlone(t, e, base)
+		for i, r := range alone {
 			if r.Status != schemas.StatusOK {
 				t.Fatalf("normal candidate %d alone: %s %s %+v", i, r.Status, r.Detail, r.Tests)
 			}
-			alone = append(alone, r)
 		}
 		for _, s := range stoppers[lang] {
 			// Last in its batch, the stopper's time is the batch's but for its
