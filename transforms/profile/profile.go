@@ -226,10 +226,9 @@ type program struct {
 	// Options.Count is set: the counting helper loaded, the JVM's JIT synchronous.
 	countArgs []string
 	// artifact is a hash of the built program's bytes (the class files, the
-	// binary) where they alone decide what a counted run does, else "": programs
-	// whose text differs only in spacing or comments build the same bytes and share
-	// one count (about a fifth of the recorded Java translations of TRACE, a tenth
-	// of the C++ ones).
+	// binary) in the count mode, where they alone decide what a counted run does;
+	// else "". Programs whose text differs only in spacing, comments or local
+	// names build the same bytes and share one count.
 	artifact string
 }
 
