@@ -75,9 +75,9 @@ type EfficiencyOptions struct {
 	// CountTimeLimit bounds the CPU time of one counted run (default 600s).
 	CountTimeLimit time.Duration `json:"count_time_limit"`
 	// CountMaxCalls: a program whose calls take longer than this natively is
-	// timed (its calls' CPU time over 5 repetitions), not counted, and its tasks
-	// are scored on that time (default profile.DefaultCountMaxCalls; < 0: count
-	// every program).
+	// timed, not counted: its suite's correct programs are timed side by side
+	// (efficiency.Retime) and its tasks scored on the calls' CPU time (default
+	// profile.DefaultCountMaxCalls; < 0: count every program).
 	CountMaxCalls time.Duration `json:"count_max_calls"`
 }
 
@@ -118,6 +118,11 @@ func (o EfficiencyOptions) withDefaults() EfficiencyOptions {
 		o.NoiseChunks = 5
 	}
 	return o
+}
+
+func (o EfficiencyOptions) profileOptions(workDir string) efficiency.ProfileOptions {
+	return efficiency.ProfileOptions{Repetitions: o.Repetitions, TimeLimit: o.TimeLimit, MemoryBytes: o.MemoryBytes,
+		WorkDir: workDir, Cost: o.Cost, CountTimeLimit: o.CountTimeLimit, CountMaxCalls: o.CountMaxCalls}
 }
 
 // CheckCost checks a cost mode (EfficiencyOptions.Cost; "" is the default).
@@ -192,7 +197,7 @@ func EfficiencyProfile(s beam.Scope, c Config, o EfficiencyOptions, checked beam
 	suites := beam.Reshuffle(s, beam.ParDo(s, &splitSuitesFn{PerProgram: o.Cost == efficiency.CostCount}, checked))
 	profiled, noise := beam.ParDo2(s, &effProfileFn{Run: c.Run, Options: o, WorkDir: c.WorkDir, Progress: c.Progress}, suites)
 	joined := beam.CoGroupByKey(s, beam.ParDo(s, keyEffProblem, checked), profiled)
-	return beam.ParDo(s.Scope("Settle"), &effSettleFn{Run: c.Run, Options: o}, joined), noise
+	return beam.ParDo(s.Scope("Settle"), &effSettleFn{Run: c.Run, Options: o, WorkDir: c.WorkDir}, joined), noise
 }
 
 // effLoadFn reads one TRACE corpus spec and its stress suites (<dir>/Trace_Tests)
@@ -312,17 +317,35 @@ type effProfileFn struct {
 	WorkDir  string
 	Progress bool
 
-	cache       execute.Store
-	cacheErr    error
-	cacheOpened bool
+	counts      countCache
 	noiseFailed map[int]bool
 }
 
 func (f *effProfileFn) Teardown() error {
-	if c, ok := f.cache.(*cache.Cache); ok {
-		c.Close()
-	}
+	f.counts.close()
 	return nil
+}
+
+// countCache is a DoFn's count cache, opened at its first use and kept for the
+// DoFn's lifetime.
+type countCache struct {
+	store  execute.Store
+	err    error
+	opened bool
+}
+
+func (c *countCache) get(ctx context.Context, loc string) (execute.Store, error) {
+	if !c.opened {
+		c.store, c.err = openCountCache(ctx, loc)
+		c.opened = true
+	}
+	return c.store, c.err
+}
+
+func (c *countCache) close() {
+	if cc, ok := c.store.(*cache.Cache); ok {
+		cc.Close()
+	}
 }
 
 func (f *effProfileFn) ProcessElement(ctx context.Context, s efficiency.Suite, emit func(string, efficiency.SuiteProfile),
@@ -338,20 +361,13 @@ func (f *effProfileFn) ProcessElement(ctx context.Context, s efficiency.Suite, e
 	if due, first := lease.NoiseDue(f.Run, f.Options.NoiseEvery); due {
 		f.probeNoise(lease.Core, first, emitNoise)
 	}
+	po := f.Options.profileOptions(f.WorkDir)
 	o := f.Options
-	po := efficiency.ProfileOptions{Repetitions: o.Repetitions, TimeLimit: o.TimeLimit, MemoryBytes: o.MemoryBytes,
-		WorkDir: f.WorkDir, Cost: o.Cost, CountTimeLimit: o.CountTimeLimit,
-		CountMaxCalls: o.CountMaxCalls}
 	if o.Cost == efficiency.CostCount {
-		if !f.cacheOpened {
-			f.cache, f.cacheErr = openCountCache(ctx, o.CountCache)
-			f.cacheOpened = true
-		}
-		if f.cacheErr != nil {
-			emit(s.ProblemID, efficiency.FailedSuite(s, lease.Core, f.cacheErr))
+		if po.CountCache, err = f.counts.get(ctx, o.CountCache); err != nil {
+			emit(s.ProblemID, efficiency.FailedSuite(s, lease.Core, err))
 			return nil
 		}
-		po.CountCache = f.cache
 	}
 	emit(s.ProblemID, efficiency.ProfileSuite(ctx, s, lease.Core, po))
 	if f.Progress {
@@ -394,17 +410,29 @@ func openCountCache(ctx context.Context, loc string) (execute.Store, error) {
 }
 
 // effSettleFn settles the tasks of one problem from its suites' profiles
-// (efficiency.Settle).
+// (efficiency.Settle). In the count mode it first times side by side the
+// correct programs of each suite that has one too heavy to count
+// (efficiency.RetimeProblem): after the CoGroupByKey every program has its first
+// pass, and the elements are keyed by problem, so a distributed runner spreads
+// these timings too.
 type effSettleFn struct {
 	Run     string
 	Options EfficiencyOptions
+	WorkDir string
+
+	counts countCache
 }
 
-func (f *effSettleFn) ProcessElement(_ string, problems func(*efficiency.Problem) bool, profiles func(*efficiency.SuiteProfile) bool,
-	emit func(efficiency.Output)) {
+func (f *effSettleFn) Teardown() error {
+	f.counts.close()
+	return nil
+}
+
+func (f *effSettleFn) ProcessElement(ctx context.Context, _ string, problems func(*efficiency.Problem) bool,
+	profiles func(*efficiency.SuiteProfile) bool, emit func(efficiency.Output)) error {
 	var p efficiency.Problem
 	if !problems(&p) {
-		return
+		return nil
 	}
 	var sps []efficiency.SuiteProfile
 	var sp efficiency.SuiteProfile
@@ -413,6 +441,15 @@ func (f *effSettleFn) ProcessElement(_ string, problems func(*efficiency.Problem
 		sp = efficiency.SuiteProfile{}
 	}
 	o := f.Options
+	if o.Cost == efficiency.CostCount {
+		po := o.profileOptions(f.WorkDir)
+		// Without the count cache (it failed to open) the timing runs uncached;
+		// the profiling stage made error rows of that failure already.
+		po.CountCache, _ = f.counts.get(ctx, o.CountCache)
+		if err := efficiency.RetimeProblem(ctx, p, sps, o.CPUs, po); err != nil {
+			return err
+		}
+	}
 	opt := efficiency.ScoreOptions{RefGold: o.RefGold, Selection: o.Selection, Resolution: o.Resolution, Cost: o.Cost}
 	if len(o.Reference) > 0 {
 		ref := map[string]bool{}
@@ -424,6 +461,7 @@ func (f *effSettleFn) ProcessElement(_ string, problems func(*efficiency.Problem
 	for _, out := range efficiency.Settle(f.Run, p, sps, opt) {
 		emit(out)
 	}
+	return nil
 }
 
 func encodeSuiteProfile(p efficiency.SuiteProfile) ([]byte, error) { return gobEncode(p) }

@@ -201,3 +201,66 @@ func effNear(t *testing.T, name string, got, want float64) {
 		t.Errorf("%s = %v, want %v", name, got, want)
 	}
 }
+
+// In the count mode, a suite with a correct program too heavy to count is timed
+// again side by side: with CountMaxCalls at 1ns no program is counted, so every
+// suite with two or more correct programs has its correct programs timed
+// together in efficiency.RetimeRounds rounds, and their tasks are scored on the
+// normalised calls' time.
+func TestEfficiencyCountTimesHeavySuitesSideBySide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the shared-corpus efficiency run")
+	}
+	root := repoRoot(t)
+	trace := filepath.Join(root, "..", "shared", "corpora", "trace")
+	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
+		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
+	}
+	out := t.TempDir()
+	c := Config{Run: "efftimed", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
+		Corpora: []string{"trace:" + trace},
+		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
+			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
+		Directions: "java-python,python-cpp,cpp-java"}
+	p, s := beam.NewPipelineWithRoot()
+	BuildEfficiency(s, c, EfficiencyOptions{PerDirection: 1, Cost: efficiency.CostCount, CountMaxCalls: time.Nanosecond})
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	profiles := read[schemas.ProfileRow](t, out, "profiles")
+	type suite struct{ id, tgt string }
+	correct := map[suite]map[string]bool{} // the suite's distinct correct programs, by their timing
+	timed := 0
+	for _, r := range profiles {
+		if !r.Correct {
+			if r.TimedWith != 0 {
+				t.Errorf("%s %s %s: incorrect, but timed with %d", r.ProblemID, r.TgtLang, r.Translator, r.TimedWith)
+			}
+			continue
+		}
+		if r.Instructions != 0 || r.CostMode != efficiency.CostCalls {
+			t.Errorf("%s %s %s: %d instructions, cost mode %s", r.ProblemID, r.TgtLang, r.Translator, r.Instructions, r.CostMode)
+		}
+		k := suite{r.ProblemID, r.TgtLang}
+		if correct[k] == nil {
+			correct[k] = map[string]bool{}
+		}
+		correct[k][r.MeasuredFrom] = true
+		if r.TimedWith > 0 {
+			timed++
+			if r.Repetitions != efficiency.RetimeRounds || !strings.Contains(r.Detail, "side by side") || r.CallsCPUMeanMs <= 0 {
+				t.Errorf("%s %s %s: timed with %d, %d repetitions, calls %.3f ms, %q", r.ProblemID, r.TgtLang, r.Translator,
+					r.TimedWith, r.Repetitions, r.CallsCPUMeanMs, r.Detail)
+			}
+		}
+	}
+	for _, r := range profiles {
+		if n := len(correct[suite{r.ProblemID, r.TgtLang}]); r.Correct && n > 1 && int(r.TimedWith) != n {
+			t.Errorf("%s %s %s: timed with %d, its suite has %d distinct correct programs", r.ProblemID, r.TgtLang,
+				r.Translator, r.TimedWith, n)
+		}
+	}
+	if timed == 0 {
+		t.Errorf("no program timed side by side among %d profiles", len(profiles))
+	}
+}

@@ -82,7 +82,11 @@ type ProfileRow struct {
 	// computed from. CountCPUMs: the CPU time of the counted run (0 when none ran);
 	// CountCached: the program's count came from the count cache (its whole report,
 	// or the count of a program built to the same bytes, which differs only in
-	// spacing or comments).
+	// spacing or comments). TimedWith: in the count mode, the number of correct
+	// programs of the suite whose calls were timed side by side with this one in
+	// rounds, when one of them was too heavy to count; its native-run columns are
+	// then those rounds', and CallsCPUMeanMs is normalised by each round's
+	// geometric mean over the suite (0: not timed so).
 	CostMode       string  `parquet:"cost_mode,dict"`
 	Instructions   int64   `parquet:"instructions,optional"`
 	CallsCPUMeanMs float64 `parquet:"calls_cpu_mean_ms,optional"`
@@ -91,6 +95,7 @@ type ProfileRow struct {
 	MemMeasure     string  `parquet:"mem_measure,dict"`
 	CountCPUMs     float64 `parquet:"count_cpu_ms,optional"`
 	CountCached    bool    `parquet:"count_cached"`
+	TimedWith      int32   `parquet:"timed_with"`
 }
 
 // NoiseRow is one machine-noise probe of the efficiency job

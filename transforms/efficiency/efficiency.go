@@ -207,6 +207,7 @@ func ProfileRowOf(run string, t schemas.Task, role schemas.Role, translator stri
 		r.AllocPeakKB = float64(rep.AllocPeakBytes) / 1024
 	}
 	r.CountCPUMs, r.CountCached = Millis(rep.CountCPU), rep.Cached || rep.CountShared
+	r.TimedWith = int32(rep.TimedWith)
 	if !rep.Started.IsZero() {
 		r.MeasuredFrom = rep.Started.UTC().Format(time.RFC3339Nano)
 		r.MeasuredTo = rep.Ended.UTC().Format(time.RFC3339Nano)

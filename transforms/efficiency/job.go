@@ -302,6 +302,9 @@ func ProfileSuite(ctx context.Context, s Suite, core int, o ProfileOptions) Suit
 		// minutes, and nothing of it depends on the load).
 		opt.Count, opt.CountTimeLimit, opt.NoRealTime = true, o.CountTimeLimit, true
 		opt.CountMaxCalls = o.CountMaxCalls
+		// A heavy program's repetitions are the side-by-side rounds of its suite
+		// (RetimeProblem), after every program is profiled.
+		opt.HeavyRepetitions = 1
 		opt.OverheadRepetitions, opt.Warmup = -1, -1
 		opt.Cache = o.CountCache
 	}
@@ -339,12 +342,7 @@ func FailedSuite(s Suite, core int, err error) SuiteProfile {
 // (ScoreTask); profiling failures and a ground truth that fails its own suite
 // are error rows.
 func Settle(run string, p Problem, profiles []SuiteProfile, opt ScoreOptions) []Output {
-	measured := map[string]Measured{}
-	for _, sp := range profiles {
-		for _, m := range sp.Measured {
-			measured[m.Key] = m
-		}
-	}
+	measured := measuredByKey(profiles)
 	tests := map[string]int{}
 	for _, s := range p.Suites {
 		tests[s.Lang] = len(s.Tests)

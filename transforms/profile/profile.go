@@ -199,6 +199,10 @@ type Report struct {
 	AllocPeakBytes      int64
 	CountCPU, CountWall time.Duration
 	Cached, CountShared bool
+	// TimedWith is the number of programs whose calls were timed side by side
+	// with this one, its CallsCPU then normalised by each round's geometric mean
+	// (efficiency.Retime); 0 when not timed so.
+	TimedWith int
 }
 
 // Baseline is the harness overhead of one suite: what the empty candidate (a
