@@ -23,20 +23,8 @@ import (
 // Beyond value is recomputed exactly from the profiled numbers of its task's
 // reference set, lies in [0, 100], and that the scores average them.
 func TestEfficiencySharedTRACE(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the shared-corpus efficiency run")
-	}
-	root := repoRoot(t)
-	trace := filepath.Join(root, "..", "shared", "corpora", "trace")
-	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
-		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
-	}
-	out := t.TempDir()
-	c := Config{Run: "efftest", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
-		Corpora: []string{"trace:" + trace},
-		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
-			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
-		Directions: "java-python,python-cpp,cpp-java"}
+	c := sharedTraceConfig(t, "efftest")
+	out := c.Output
 	p, s := beam.NewPipelineWithRoot()
 	// NoiseEvery 1ns: a noise probe before every suite, whatever ran before. The
 	// time mode: the expected Beyond below is recomputed from the times and the
@@ -195,6 +183,24 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 	}
 }
 
+// sharedTraceConfig is a run of the shared TRACE corpus (skipped under -short) with two recorded models
+// in three directions (one into each target language), or a skip without it.
+func sharedTraceConfig(t *testing.T, run string) Config {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the shared-corpus efficiency run")
+	}
+	trace := filepath.Join(repoRoot(t), "..", "shared", "corpora", "trace")
+	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
+		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
+	}
+	return Config{Run: run, Output: t.TempDir(), Parallelism: 2, WorkDir: t.TempDir(),
+		Corpora: []string{"trace:" + trace},
+		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
+			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
+		Directions: "java-python,python-cpp,cpp-java"}
+}
+
 func effNear(t *testing.T, name string, got, want float64) {
 	t.Helper()
 	if math.Abs(got-want) > 1e-9 {
@@ -208,20 +214,8 @@ func effNear(t *testing.T, name string, got, want float64) {
 // together in efficiency.RetimeRounds rounds, and their tasks are scored on the
 // normalised calls' time.
 func TestEfficiencyCountTimesHeavySuitesSideBySide(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the shared-corpus efficiency run")
-	}
-	root := repoRoot(t)
-	trace := filepath.Join(root, "..", "shared", "corpora", "trace")
-	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
-		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
-	}
-	out := t.TempDir()
-	c := Config{Run: "efftimed", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
-		Corpora: []string{"trace:" + trace},
-		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
-			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
-		Directions: "java-python,python-cpp,cpp-java"}
+	c := sharedTraceConfig(t, "efftimed")
+	out := c.Output
 	p, s := beam.NewPipelineWithRoot()
 	BuildEfficiency(s, c, EfficiencyOptions{PerDirection: 1, Cost: efficiency.CostCount, CountMaxCalls: time.Nanosecond})
 	if err := ptest.Run(p); err != nil {
