@@ -343,7 +343,7 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 		case eff.TimeCallsCPU:
 			mode = eff.CostCalls
 			if count {
-				text += "; in the count mode, the tasks with a correct program whose calls took longer natively than the count limit (--count-max-calls) are timed so, with 5 repetitions of those programs"
+				text += "; in the count mode, the tasks with a correct program whose calls took longer natively than the count limit (--count-max-calls) are timed so: the correct programs of their suite side by side on one core, 5 rounds, each round divided by its geometric mean over them (timed_with)"
 			}
 		}
 		out = append(out, "Cost mode "+mode+" ("+m+"): "+text+".")
