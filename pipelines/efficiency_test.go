@@ -32,7 +32,7 @@ func TestEfficiencySharedTRACE(t *testing.T) {
 		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
 	}
 	out := t.TempDir()
-	c := Config{Run: "efftest", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
+	c := Config{Run: "efftest", Output: out, Parallelism: 2, WorkDir: effWorkDir(t),
 		Corpora: []string{"trace:" + trace},
 		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
 			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
@@ -217,7 +217,7 @@ func TestEfficiencyCountTimesHeavySuitesSideBySide(t *testing.T) {
 		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
 	}
 	out := t.TempDir()
-	c := Config{Run: "efftimed", Output: out, Parallelism: 2, WorkDir: t.TempDir(),
+	c := Config{Run: "efftimed", Output: out, Parallelism: 2, WorkDir: effWorkDir(t),
 		Corpora: []string{"trace:" + trace},
 		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
 			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},
