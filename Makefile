@@ -55,13 +55,16 @@ test-short: deps
 
 # The long runs over ../shared/corpora that make test samples (TRANSMUTE_FULL=1):
 # batched-equals-alone on every problem and all 28 recorded models (about 20
-# minutes), the TRACE ground truth's profiling stability on 20 tasks, and the
-# properties job on the whole TransCoder-test sample.
+# minutes), the TRACE ground truth's profiling stability on 20 tasks, the
+# properties job on the whole TransCoder-test sample, the builtin Java-to-C++
+# translations on every C++ script of TransCoder-test, and the Java-to-Python ones
+# again with overflow emulation (a measurement).
 test-corpora: deps
 	@test -d $(SHARED) || { echo "test-corpora needs $(SHARED)"; exit 1; }
 	TRANSMUTE_FULL=1 PROPERTIES_SHARED=1 $(GO) test -timeout 120m -count=1 \
-	  -run '^(TestBatchedEqualsAlone|TestTraceGroundTruthStability|TestSharedCorpusRun)$$' \
-	  ./transforms/execute/enginetest ./transforms/profile ./transforms/properties
+	  -run '^(TestBatchedEqualsAlone|TestTraceGroundTruthStability|TestSharedCorpusRun|TestCorpusTranscoderCpp|TestCorpusTranscoder)$$' \
+	  ./transforms/execute/enginetest ./transforms/profile ./transforms/properties \
+	  ./transforms/transpile/java2cpp ./transforms/transpile/java2py
 
 # The four recorded LLMs of $(MODELS) on all six directions (TransCoder-test
 # problems and TRACE tasks), plus the harness-fidelity report; under out/shared/.

@@ -194,7 +194,7 @@ func sharedTraceConfig(t *testing.T, run string) Config {
 	if _, err := os.Stat(filepath.Join(trace, "tasks.jsonl")); err != nil {
 		t.Skipf("shared corpus not found at %s (../shared/corpora from the module root)", trace)
 	}
-	return Config{Run: run, Output: t.TempDir(), Parallelism: 2, WorkDir: t.TempDir(),
+	return Config{Run: run, Output: t.TempDir(), Parallelism: 2, WorkDir: effWorkDir(t),
 		Corpora: []string{"trace:" + trace},
 		Translators: []string{"recorded:" + filepath.Join(trace, "Ref_Translation", "m.gpt-4o"),
 			"recorded:" + filepath.Join(trace, "Ref_Translation", "m.Qwen2.5-Coder-7B-Instruct")},

@@ -30,7 +30,32 @@ import (
 func TestMain(m *testing.M) {
 	sandbox.Init()
 	SweepBeamTemp(time.Minute) // what earlier runs' ptest.Run left (ptest.Main exits)
-	ptest.Main(m)
+	code := ptest.MainRet(m)
+	if effWork != "" {
+		os.RemoveAll(effWork)
+	}
+	os.Exit(code)
+}
+
+// effWork is the WorkDir of the efficiency jobs these tests run, one for the test
+// binary as a machine's runs share one: the engines' harnesses, the profiler's
+// headers and the profiled programs (content-addressed) are built by the first job,
+// not again by each. What these tests check is the job around the builds
+// (transforms/profile's own tests check the builds, on a fresh cache).
+var effWork string
+
+// effWorkDir returns effWork, made on first use.
+func effWorkDir(t *testing.T) string {
+	t.Helper()
+	if effWork == "" {
+		dir, err := os.MkdirTemp("", "pipelines-eff-work-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(dir, 0o755)
+		effWork = dir
+	}
+	return effWork
 }
 
 func repoRoot(t *testing.T) string {

@@ -18,7 +18,25 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// engineCache is the WorkDir of the engines these tests open, one for the test
+// binary as a launch's workers share --work-dir: the C++ precompiled header and
+// harness runtime (about 7 s of CPU) and the Java worker are built by the first
+// test that opens the engine, not again by each.
+var engineCache string
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "evaluatetest-engines-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	engineCache = dir
+	return m.Run()
 }
 
 // fixed translates every request into the same code.
@@ -38,7 +56,7 @@ func cppEngine(t *testing.T) *cpp.Engine {
 	if _, err := exec.LookPath("g++"); err != nil {
 		t.Skip("no g++")
 	}
-	eng, err := cpp.New(execute.Options{WorkDir: t.TempDir()})
+	eng, err := cpp.New(execute.Options{WorkDir: engineCache})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package metamorph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -19,7 +20,25 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// engineCache is the WorkDir of the engines these tests open, one for the test
+// binary as a launch's workers share --work-dir: the C++ precompiled header and
+// harness runtime (about 7 s of CPU) and the Java worker are built by the first
+// test that opens the engine, not again by each.
+var engineCache string
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "metamorphtest-engines-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	engineCache = dir
+	return m.Run()
 }
 
 var langs = []string{"java", "cpp", "python"}
@@ -220,9 +239,7 @@ func engine(t *testing.T, lang string) execute.Engine {
 	if e := engines[lang]; e != nil {
 		return e
 	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o755)
-	e, err := execute.Open(lang, execute.Options{WorkDir: dir})
+	e, err := execute.Open(lang, execute.Options{WorkDir: engineCache})
 	if err != nil {
 		t.Fatalf("open %s engine: %v", lang, err)
 	}

@@ -2,6 +2,7 @@ package properties
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -21,7 +22,25 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// engineCache is the WorkDir of the engines these tests open, one for the test
+// binary as a launch's workers share --work-dir: the C++ precompiled header and
+// harness runtime (about 7 s of CPU) and the Java worker are built by the first
+// test that opens the engine, not again by each.
+var engineCache string
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "propertiestest-engines-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	engineCache = dir
+	return m.Run()
 }
 
 // problems are two hand-written problems in the three languages: the first has a
@@ -51,9 +70,7 @@ func openRunner(t *testing.T, specs ...string) *Runner {
 	t.Helper()
 	r := &Runner{Tools: runner.Tools{Run: "test", Engines: map[string]execute.Engine{}, Tolerance: values.DefaultTolerance}, Seed: 1}
 	for _, lang := range []string{"java", "cpp", "python"} {
-		dir := t.TempDir()
-		os.Chmod(dir, 0o755)
-		e, err := execute.Open(lang, execute.Options{WorkDir: dir})
+		e, err := execute.Open(lang, execute.Options{WorkDir: engineCache})
 		if err != nil {
 			t.Fatalf("open %s engine: %v", lang, err)
 		}
