@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -208,6 +209,15 @@ func TestGlobalChecker(t *testing.T) {
 	o, err = g.RunAlone(context.Background(), clash, sandbox.Limits{})
 	if err != nil || o.Status != schemas.StatusCompileError || !strings.Contains(o.Detail, "ambiguous") {
 		t.Errorf("count script alone: %+v %v, want a compile error", o, err)
+	}
+	// without the precompiled header, as the benchmark's harness compiles it
+	plain := &GlobalChecker{Dir: t.TempDir(), Plain: true}
+	o, err = plain.RunAlone(context.Background(), good, sandbox.Limits{})
+	if err != nil || !o.Pass() || o.Total != 3 {
+		t.Errorf("good script alone, plain: %+v %v, want 3 of 3", o, err)
+	}
+	if _, err := os.Stat(filepath.Join(plain.Dir, "sc_std.h.gch")); err == nil {
+		t.Errorf("a plain checker built the precompiled header")
 	}
 }
 

@@ -40,6 +40,9 @@ type GlobalChecker struct {
 	// Dir caches the precompiled header (transmute-cache-<uid>/scriptcheck-pch under
 	// the temporary directory when empty).
 	Dir string
+	// Plain makes RunAlone compile without the precompiled header, each script parsing
+	// <bits/stdc++.h> itself, as the benchmark's own harness compiles it.
+	Plain bool
 
 	once sync.Once
 	err  error
@@ -273,12 +276,18 @@ func topLevelNames(code string) ([]string, string) {
 }
 
 // RunAlone compiles one filled script alone at global scope (the engine's flags,
-// <bits/stdc++.h> precompiled) and runs it in the sandbox, as the benchmark runs its
-// scripts: a check of RunCpp's batch on a sample, at about 0.3 s of compiler CPU a
-// script against the batch's share.
+// <bits/stdc++.h> precompiled unless Plain) and runs it in the sandbox, as the
+// benchmark runs its scripts: a check of RunCpp's batch on a sample, at about 0.3 s
+// of compiler CPU a script against the batch's share.
 func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox.Limits) (Outcome, error) {
-	if err := g.prepare(); err != nil {
-		return Outcome{}, err
+	if !g.Plain {
+		if err := g.prepare(); err != nil {
+			return Outcome{}, err
+		}
+	}
+	cxx := g.CXX
+	if cxx == "" {
+		cxx = "g++"
 	}
 	dir, err := os.MkdirTemp("", "scriptcheck-cpp-")
 	if err != nil {
@@ -292,8 +301,12 @@ func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	args := append(append([]string{}, cpp.Flags...), "-w", "-fmax-errors=5", "-include", g.pch, "-o", bin, src)
-	cmd := exec.CommandContext(cctx, g.CXX, args...)
+	args := append(append([]string{}, cpp.Flags...), "-w", "-fmax-errors=5")
+	if !g.Plain {
+		args = append(args, "-include", g.pch)
+	}
+	args = append(args, "-o", bin, src)
+	cmd := exec.CommandContext(cctx, cxx, args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
 	if out, err := proctree.CombinedOutput(cmd); err != nil {

@@ -3,6 +3,7 @@ package scriptcheck
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/java"
+	"transmute/transforms/sandbox"
 )
 
 // javaScript is a TransCoder-test-shaped Java script.
@@ -314,5 +316,44 @@ func TestIsolateJavaArraysOnly(t *testing.T) {
 	iso, ok := IsolateJava(s)
 	if !ok || !strings.Contains(iso, "f_filled(__sc_copy(param1.get(i)), param0.get(i))") {
 		t.Errorf("isolated:\n%s", iso)
+	}
+}
+
+// TestJavaAlone runs filled scripts as the benchmark's harness does, javac and a JVM
+// each: a pass, a wrong translation, and one whose boolean return javac rejects in
+// main's comparison (the disagreement Cause puts down to the return type).
+func TestJavaAlone(t *testing.T) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no javac")
+	}
+	codes := []string{
+		"static int dbl(int x) { return x + x; }",
+		"static int f(int x) { return x + 1; }",
+		"static boolean f(int x) { return x > 0; }",
+	}
+	var ja JavaAlone
+	var out []Outcome
+	for _, c := range codes {
+		f, err := FillJava(javaScript, "", c, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := ja.Run(context.Background(), f, sandbox.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	if !out[0].Pass() || out[0].Total != 3 {
+		t.Errorf("%q: %+v, want 3 of 3", codes[0], out[0])
+	}
+	if !out[1].Ran || out[1].Passed != 1 || out[1].Total != 3 {
+		t.Errorf("%q: %+v, want 1 of 3", codes[1], out[1])
+	}
+	if out[2].Status != schemas.StatusCompileError || !strings.HasPrefix(out[2].Detail, InMain) {
+		t.Errorf("%q: %+v, want a compile error in main", codes[2], out[2])
+	}
+	if c := Cause(out[2], Verdict{Pass: true, Tests: 3}, nil); !strings.HasPrefix(c, CauseJavaReturnType) {
+		t.Errorf("cause %q, want the return type's", c)
 	}
 }

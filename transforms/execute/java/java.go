@@ -175,9 +175,34 @@ func Open(opts execute.Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	jdk := jdkOf(java, javac)
+	ro := append([]string{dir}, jdk.ReadOnly...)
+	return &Engine{java: java, javaHome: jdk.Home, classDir: dir, readOnly: ro, archive: ensureArchive(java, dir)}, nil
+}
+
+// JDK is a JDK's launchers and what a sandboxed JVM of it reads.
+type JDK struct {
+	Java, Javac string // absolute paths
+	Home        string
+	// ReadOnly are the host directories a sandbox hiding the host's files must show
+	// the JVM: its home and the directories its configuration links to.
+	ReadOnly []string
+}
+
+// FindJDK finds the JDK as Open does (home, a JDK home or its bin dir, else PATH),
+// for programs that run a JVM of their own in the sandbox (scriptcheck's scripts run
+// one JVM each, as the benchmark's harness runs them).
+func FindJDK(home string) (JDK, error) {
+	java, javac, err := findJDK(home)
+	if err != nil {
+		return JDK{}, err
+	}
+	return jdkOf(java, javac), nil
+}
+
+func jdkOf(java, javac string) JDK {
 	home := filepath.Dir(filepath.Dir(java))
-	ro := append([]string{dir, home}, linkedDirs(home)...)
-	return &Engine{java: java, javaHome: home, classDir: dir, readOnly: ro, archive: ensureArchive(java, dir)}, nil
+	return JDK{Java: java, Javac: javac, Home: home, ReadOnly: append([]string{home}, linkedDirs(home)...)}
 }
 
 // runnerJar is the worker's classes packed as a jar, next to them.
