@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"transmute/internal/clip"
+	"transmute/internal/lcs"
 	"transmute/report/table15"
 	"transmute/schemas"
 	"transmute/transforms/stats"
@@ -780,19 +781,7 @@ func Diff(a, b string) string {
 	if len(x)*len(y) > 250000 {
 		return esc("(too long to diff)")
 	}
-	l := make([][]int, len(x)+1)
-	for i := range l {
-		l[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				l[i][j] = l[i+1][j+1] + 1
-			} else {
-				l[i][j] = max(l[i+1][j], l[i][j+1])
-			}
-		}
-	}
+	l := lcs.Table(x, y)
 	var s strings.Builder
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {

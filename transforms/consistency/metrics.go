@@ -3,6 +3,8 @@ package consistency
 import (
 	"math"
 	"slices"
+
+	"transmute/internal/lcs"
 )
 
 // Metric names one of TransRepair's four similarity metrics (section 3.2). They are
@@ -85,16 +87,8 @@ func Similarity(m Metric, a, b []string, idf *IDF) float64 {
 // count exactly (a diff's untouched code), so the quadratic part runs on the
 // changed middle only.
 func trimCommon(a, b []string) (int, []string, []string) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	a, b = a[p:], b[p:]
-	s := 0
-	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	return p + s, a[:len(a)-s], b[:len(b)-s]
+	p, s := lcs.Trim(a, b)
+	return p + s, a[p : len(a)-s], b[p : len(b)-s]
 }
 
 // LCS is the length of a longest common subsequence of a and b.
