@@ -19,10 +19,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 // problems are two hand-written problems in the three languages: the first has a
 // for-loop without a conditional and an if (every transformation applies), the
