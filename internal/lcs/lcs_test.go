@@ -49,3 +49,22 @@ func TestTable(t *testing.T) {
 		t.Error("an empty side has a table of one row")
 	}
 }
+
+func TestLevenshtein(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"kitten", "sitting", 3},
+		{"sitting", "kitten", 3},
+		{"", "abc", 3},
+		{"abc", "", 3},
+		{"flaw", "lawn", 2},
+		{"same", "same", 0},
+		{"naïve", "naive", 1}, // by rune, not byte
+	} {
+		if got := Levenshtein([]rune(c.a), []rune(c.b)); got != c.want {
+			t.Errorf("Levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -113,23 +113,7 @@ func LCS(a, b []string) int {
 // substitute one token, each costing 1).
 func EditDistance(a, b []string) int {
 	_, a, b = trimCommon(a, b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return lcs.Levenshtein(a, b)
 }
 
 // TFIDFCosine is the cosine of the bag-of-tokens vectors of a and b, each count
