@@ -84,7 +84,7 @@ func BuildProperties(s beam.Scope, c Config, o PropertiesOptions) {
 // from.
 func PropertiesExpand(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("Expand")
-	return beam.ParDo(s, &propExpandFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups},
+	return beam.ParDo(s, &propExpandFn{propBatchFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups}},
 		Batches(s, items), beam.SideInput{Input: items})
 }
 
@@ -132,8 +132,11 @@ func (x Exec) propRunner(t *tools, o PropertiesOptions) *properties.Runner {
 
 var instancesChecked = beam.NewCounter("transmute", "property_instances")
 
-// propExpandFn expands a batch of problems with the worker's shared tools.
-type propExpandFn struct {
+// propBatchFn is what the DoFns over Batches of the properties job (Expand, the
+// property search) share: a Runner on the worker's shared tools and the problems of
+// each merge group (the side input of every problem), both made at the first
+// element.
+type propBatchFn struct {
 	Exec
 	Options     PropertiesOptions
 	MergeGroups int
@@ -143,10 +146,34 @@ type propExpandFn struct {
 	tools  lazyTools
 }
 
-func (f *propExpandFn) Teardown() error {
+func (f *propBatchFn) Teardown() error {
 	f.tools.release()
 	return nil
 }
+
+// open makes the Runner, on the engines and, when withTranslators, the
+// translators, and the merge groups' problems from all.
+func (f *propBatchFn) open(ctx context.Context, withTranslators bool, all func(*evaluate.Item) bool) error {
+	t, err := f.tools.get(ctx, f.toolSpec(withTranslators))
+	if err != nil {
+		return err
+	}
+	if f.runner == nil {
+		f.runner = f.propRunner(t, f.Options)
+	}
+	if f.pools == nil {
+		f.pools = mergePools(all, f.MergeGroups)
+	}
+	return nil
+}
+
+// pool is the problems of it's merge group.
+func (f *propBatchFn) pool(it evaluate.Item) []schemas.Problem {
+	return f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)]
+}
+
+// propExpandFn expands a batch of problems with the worker's shared tools.
+type propExpandFn struct{ propBatchFn }
 
 // StartBundle takes the side input too: Beam requires a DoFn's bundle methods to
 // declare its side inputs.
@@ -157,21 +184,14 @@ func (f *propExpandFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) b
 func (f *propExpandFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
 	emit func(properties.Expanded)) error {
 	// The translators too: Expand asks them which directions they take.
-	t, err := f.tools.get(ctx, f.toolSpec(true))
-	if err != nil {
+	if err := f.open(ctx, true, all); err != nil {
 		return err
-	}
-	if f.runner == nil {
-		f.runner = f.propRunner(t, f.Options)
-	}
-	if f.pools == nil {
-		f.pools = mergePools(all, f.MergeGroups)
 	}
 	runBatch(batch, func(it evaluate.Item) properties.Expanded {
 		if f.Progress {
 			propMeter.AddTotal(1)
 		}
-		return f.runner.Expand(ctx, it, f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)])
+		return f.runner.Expand(ctx, it, f.pool(it))
 	}, emit)
 	return nil
 }

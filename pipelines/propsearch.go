@@ -11,10 +11,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
-	"transmute/transforms/properties"
 	"transmute/transforms/propsearch"
-	"transmute/transforms/runner"
-	"transmute/transforms/values"
 )
 
 // SearchTable is the property-guided search's table (schemas.SearchRow).
@@ -77,7 +74,7 @@ func init() {
 // returns the error rows of searches that stopped on an error.
 func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam.PCollection) beam.PCollection {
 	s = s.Scope("PropertySearch")
-	rows := beam.ParDo(s, &searchFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups}, Batches(s, items), beam.SideInput{Input: items})
+	rows := beam.ParDo(s, &searchFn{propBatchFn{Exec: execOf(c), Options: o, MergeGroups: c.MergeGroups}}, Batches(s, items), beam.SideInput{Input: items})
 	writeTable[schemas.SearchRow](s, c.Output, SearchTable, c.RowsPerFile, rows)
 	return beam.ParDo(s, searchErrorRows, rows)
 }
@@ -85,20 +82,7 @@ func buildPropertySearch(s beam.Scope, c Config, o PropertiesOptions, items beam
 // searchFn searches on a batch of problems with the worker's shared engines; the
 // translators are opened per step (each step's temperature is a translator of its
 // own).
-type searchFn struct {
-	Exec
-	Options     PropertiesOptions
-	MergeGroups int
-
-	runner *properties.Runner
-	pools  map[int][]schemas.Problem
-	tools  lazyTools
-}
-
-func (f *searchFn) Teardown() error {
-	f.tools.release()
-	return nil
-}
+type searchFn struct{ propBatchFn }
 
 var searchBundles = beam.NewCounter("transmute", "bundles_search")
 
@@ -111,20 +95,12 @@ func (f *searchFn) StartBundle(ctx context.Context, _ func(*evaluate.Item) bool,
 // as problems, like the other stages' batches.
 func (f *searchFn) ProcessElement(ctx context.Context, _ string, batch func(*evaluate.Item) bool, all func(*evaluate.Item) bool,
 	emit func(schemas.SearchRow)) error {
-	t, err := f.tools.get(ctx, f.toolSpec(false))
-	if err != nil {
+	if err := f.open(ctx, false, all); err != nil {
 		return err
-	}
-	if f.runner == nil {
-		f.runner = &properties.Runner{Tools: runner.Tools{Run: f.Run, Engines: t.engines, Limits: f.limits(),
-			Tolerance: values.DefaultTolerance}, Seed: f.Options.Seed, VariantsPer: f.Options.VariantsPer}
-	}
-	if f.pools == nil {
-		f.pools = mergePools(all, f.MergeGroups)
 	}
 	o := f.Options.Search
 	runBatch(batch, func(it evaluate.Item) []schemas.SearchRow {
-		pool := f.pools[mergeGroup(it.Problem.ID, f.MergeGroups)]
+		pool := f.pool(it)
 		var rows []schemas.SearchRow
 		for _, task := range it.Tasks {
 			for _, spec := range f.Translators {

@@ -125,7 +125,7 @@ func TestExecSerialized(t *testing.T) {
 	x := execOf(Config{Run: "r", Translators: []string{"recorded:a"}, Parallelism: 3, CPUTime: 2 * time.Second,
 		WallTime: 5 * time.Second, MemoryBytes: 1 << 30, CppArgs: "gold", WorkDir: "/w", Progress: true, ExecCache: "/c"})
 	for _, fn := range []any{&executeFn{Exec: x}, &effCheckFn{Exec: x}, &mbtaExpandFn{Exec: x}, &mbtaExecuteFn{Exec: x}, &consExpandFn{Exec: x}, &consExecuteFn{Exec: x},
-		&propExpandFn{Exec: x, MergeGroups: 2}, &propExecuteFn{Exec: x}, &searchFn{Exec: x}} {
+		&propExpandFn{propBatchFn{Exec: x, MergeGroups: 2}}, &propExecuteFn{Exec: x}, &searchFn{propBatchFn{Exec: x}}} {
 		b, err := json.Marshal(fn)
 		if err != nil {
 			t.Fatal(err)
@@ -136,6 +136,11 @@ func TestExecSerialized(t *testing.T) {
 		}
 		if got := back.Elem().FieldByName("Exec").Interface().(Exec); !reflect.DeepEqual(got, x) {
 			t.Errorf("%T: Exec after the round trip %+v, want %+v", fn, got, x)
+		}
+		if mg := reflect.ValueOf(fn).Elem().FieldByName("MergeGroups"); mg.IsValid() {
+			if got := back.Elem().FieldByName("MergeGroups").Int(); got != mg.Int() {
+				t.Errorf("%T: MergeGroups after the round trip %d, want %d", fn, got, mg.Int())
+			}
 		}
 	}
 }

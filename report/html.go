@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"transmute/internal/clip"
+	"transmute/internal/lcs"
 	"transmute/report/table15"
 	"transmute/schemas"
 	"transmute/transforms/stats"
@@ -147,7 +149,7 @@ func overview(p *page, r *Run) {
 		p.f("<pre>%s</pre>", esc(m.Command))
 	}
 	p.f("<h3>Configuration</h3><table>")
-	for _, k := range sortedKeys(m.Config) {
+	for _, k := range slices.Sorted(maps.Keys(m.Config)) {
 		v := m.Config[k]
 		if v == nil || v == "" || v == 0.0 || v == false {
 			continue
@@ -155,14 +157,14 @@ func overview(p *page, r *Run) {
 		p.f("<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v)))
 	}
 	p.f("</table><h3>Versions</h3><table>")
-	for _, k := range sortedKeys(m.Versions) {
+	for _, k := range slices.Sorted(maps.Keys(m.Versions)) {
 		p.f("<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(m.Versions[k]))
 	}
 	if plot := coveragePlot(r); plot != "" {
 		p.f("</table><h3>Coverage</h3><p>Problems each translator was asked for, per direction: translated, missing (no translation given) and failed to translate. Pass over all problems counts the last two as failures.</p>%s<table>", plot)
 	}
 	p.f("</table><h3>Sandbox protections</h3><p>%s</p><h3>Rows</h3><table>", esc(strings.Join(m.Protections, ", ")))
-	for _, k := range sortedKeys(m.Counts) {
+	for _, k := range slices.Sorted(maps.Keys(m.Counts)) {
 		p.f(`<tr><th>%s</th><td class=n>%d</td></tr>`, esc(k), m.Counts[k])
 	}
 	cached := 0
@@ -246,7 +248,7 @@ func correctness(p *page, r *Run) {
 		dirs[c.src+"→"+c.tgt] = true
 		trs[c.tr+" · "+c.corpus] = true
 	}
-	dl, tl := sortedKeys(dirs), sortedKeys(trs)
+	dl, tl := slices.Sorted(maps.Keys(dirs)), slices.Sorted(maps.Keys(trs))
 	for _, oracle := range []string{"target_gold", "source"} {
 		var labels []string
 		var est, lo, hi []float64
@@ -316,7 +318,7 @@ func correctness(p *page, r *Run) {
 			}
 		}
 		p.f("<div class=plots>%s", Intervals("pass against "+oracle+" with Wilson 95% intervals", labels, est, lo, hi))
-		for i, t := range sortedKeys(perTr) {
+		for i, t := range slices.Sorted(maps.Keys(perTr)) {
 			if i >= 12 {
 				p.f("<p>… and %d more translators.</p>", len(perTr)-i)
 				break
@@ -357,7 +359,7 @@ func mbtaSection(p *page, r *Run) {
 			ops[op] = true
 		}
 	}
-	ol := sortedKeys(ops)
+	ol := slices.Sorted(maps.Keys(ops))
 	p.f("<h3>Table 2: MTS per operator</h3><table><tr><th>translator</th><th>direction</th>")
 	for _, o := range ol {
 		p.f("<th>%s</th>", esc(o))
@@ -412,7 +414,7 @@ func mbtaSection(p *page, r *Run) {
 		caVals[d] = append(caVals[d], c)
 	}
 	p.f("<h3>Distributions per program</h3><p>CA per program is the share of tests on which the original's translation returns the source function's value (from the executions table).</p>")
-	for _, d := range sortedKeys(mtsVals) {
+	for _, d := range slices.Sorted(maps.Keys(mtsVals)) {
 		p.f("<h4>%s</h4><div class=plots>%s%s", esc(d), Histogram("individual MTS", mtsVals[d], 10, 0, 1),
 			Histogram("CA per program", caVals[d], 10, 0, 1))
 		// Map order would shuffle the dots (and the page's bytes) from one
@@ -614,7 +616,7 @@ func fidelitySection(p *page, r *Run) {
 	for _, k := range keys {
 		a := m[k]
 		var cs []string
-		for _, c := range sortedKeys(a.causes) {
+		for _, c := range slices.Sorted(maps.Keys(a.causes)) {
 			cs = append(cs, fmt.Sprintf("%s %d", c, a.causes[c]))
 		}
 		rate := float64(a.agree) / float64(a.tests)
@@ -779,19 +781,7 @@ func Diff(a, b string) string {
 	if len(x)*len(y) > 250000 {
 		return esc("(too long to diff)")
 	}
-	l := make([][]int, len(x)+1)
-	for i := range l {
-		l[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				l[i][j] = l[i+1][j+1] + 1
-			} else {
-				l[i][j] = max(l[i+1][j], l[i][j+1])
-			}
-		}
-	}
+	l := lcs.Table(x, y)
 	var s strings.Builder
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {

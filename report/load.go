@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -187,13 +186,4 @@ func readGeneric(ctx context.Context, b *blob.Bucket, table string) (*Generic, e
 		}
 	}
 	return g, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

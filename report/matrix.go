@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,7 +50,7 @@ func matrixSection(p *page, r *Run) {
 		a, b := keys[i], keys[j]
 		return a.src+a.tgt+"\x00"+a.problem+"\x00"+a.corpus+"\x00"+a.oracle < b.src+b.tgt+"\x00"+b.problem+"\x00"+b.corpus+"\x00"+b.oracle
 	})
-	tl := sortedKeys(trs)
+	tl := slices.Sorted(maps.Keys(trs))
 	failOracle := failureOracle(r)
 	p.f("<h2>Problem × translator</h2><p>The outcome of each translation (sample 0) on each problem, direction and oracle: " +
 		"pass, wrong_answer (ran and returned another value than the oracle), runtime_error, timeout, other_error, compile_error, " +
@@ -71,8 +73,8 @@ func matrixSection(p *page, r *Run) {
 		p.f("</select></label> ")
 	}
 	p.f(`<p id="matrix-filters">`)
-	option("dir", "direction", sortedKeys(dirs))
-	option("oracle", "oracle", sortedKeys(oracles))
+	option("dir", "direction", slices.Sorted(maps.Keys(dirs)))
+	option("oracle", "oracle", slices.Sorted(maps.Keys(oracles)))
 	option("status", "outcome", kl)
 	p.f(`<span id="matrix-shown">%d</span> rows shown.</p>`, min(len(keys), MaxMatrixRows))
 	p.f(`<table id="matrix-table"><thead><tr><th>problem</th><th>direction</th><th>oracle</th>`)

@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"transmute/schemas"
@@ -61,7 +63,7 @@ func CompareRuns(a, b []schemas.ProfileRow) Reproducibility {
 		}
 		rel[p.TgtLang] = append(rel[p.TgtLang], math.Abs(float64(p.Instructions-n))/float64(n))
 	}
-	for _, lang := range eff.SortedKeys(rel) {
+	for _, lang := range slices.Sorted(maps.Keys(rel)) {
 		c := CountAgreement{Lang: lang, Programs: len(rel[lang]), MedianRel: stats.Median(rel[lang])}
 		for _, x := range rel[lang] {
 			if x == 0 {
@@ -79,10 +81,10 @@ func CompareRuns(a, b []schemas.ProfileRow) Reproducibility {
 		opt := eff.DefaultScoreOptions
 		opt.Cost = cost
 		ba, bb := eff.Rescore(a, opt), eff.Rescore(b, opt)
-		for _, d := range eff.SortedKeys(ba) {
+		for _, d := range slices.Sorted(maps.Keys(ba)) {
 			var xt, yt, xm, ym []float64
 			o := OrderAgreement{Cost: cost, Direction: d}
-			for _, tr := range eff.SortedKeys(ba[d]) {
+			for _, tr := range slices.Sorted(maps.Keys(ba[d])) {
 				y, ok := bb[d][tr]
 				if !ok {
 					continue

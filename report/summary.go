@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -110,7 +112,7 @@ func writeSummary(w io.Writer, rows []schemas.ScoreRow, trs []schemas.Translatio
 		for _, l := range legend {
 			fmt.Fprintf(w, "%-19s %s\n", l[0], l[1])
 		}
-		for _, o := range sortedKeys(oracles) {
+		for _, o := range slices.Sorted(maps.Keys(oracles)) {
 			if d, ok := legendOracle[o]; ok {
 				fmt.Fprintf(w, "%-19s %s\n", "oracle "+o, d)
 			}

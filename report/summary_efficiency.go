@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,7 +80,7 @@ func PrintEfficiencySummary(ctx context.Context, w io.Writer, b *blob.Bucket) er
 	sort.Slice(others, func(i, j int) bool { return others[i][0]+"|"+others[i][1] < others[j][0]+"|"+others[j][1] })
 	dirs = append(dirs, others...)
 	dirs = append(dirs, [2]string{eff.AllLangs, eff.AllLangs})
-	models := sortedKeys(trs)
+	models := slices.Sorted(maps.Keys(trs))
 	val := func(ms map[schemas.Metric]schemas.ScoreRow, metric schemas.Metric, scale float64) string {
 		r, ok := ms[metric]
 		if !ok || math.IsNaN(r.Value) {
@@ -331,7 +333,7 @@ func EfficiencyFloorLines(scores []schemas.ScoreRow, profiles []schemas.ProfileR
 			count, countFloor, allocFloor = true, p.FloorTime, p.FloorMemKB
 		}
 	}
-	for _, m := range sortedKeys(measures) {
+	for _, m := range slices.Sorted(maps.Keys(measures)) {
 		text, ok := effMeasureText[m]
 		if !ok {
 			text = "ET = " + m

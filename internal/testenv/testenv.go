@@ -5,6 +5,7 @@ package testenv
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,4 +61,33 @@ func SharedCorpora(tb testing.TB, rel string) string {
 		tb.Skipf("shared corpora not found (%v): a fresh checkout does not have them; skipping real-data test", err)
 	}
 	return c
+}
+
+// WithDir wraps m (a *testing.M) so that its Run first sets *dir to a new
+// directory (os.MkdirTemp("", pattern), mode 0755 so sandboxed programs may read
+// it) and removes it after the tests: a directory every test of the binary
+// shares, such as the engines' WorkDir.
+func WithDir(m interface{ Run() int }, pattern string, dir *string) interface{ Run() int } {
+	return dirRun{m, pattern, dir}
+}
+
+type dirRun struct {
+	m       interface{ Run() int }
+	pattern string
+	dir     *string
+}
+
+func (d dirRun) Run() int {
+	dir, err := os.MkdirTemp("", d.pattern)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	*d.dir = dir
+	return d.m.Run()
 }

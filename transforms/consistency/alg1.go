@@ -1,6 +1,10 @@
 package consistency
 
-import "strings"
+import (
+	"strings"
+
+	"transmute/internal/lcs"
+)
 
 // Hunk is one difference slice of two token sequences: a[AStart:AEnd] in the
 // first was replaced by b[BStart:BEnd] in the second (either may be empty).
@@ -20,29 +24,9 @@ const maxSubsequences = 40
 // Wdiff returns the difference slices of a and b along a longest common
 // subsequence, the token-level analogue of GNU wdiff in Algorithm 1 (line 1).
 func Wdiff(a, b []string) []Hunk {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
+	p, s := lcs.Trim(a, b)
 	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
-	// dp[i][j] = LCS of ma[i:] and mb[j:].
-	dp := make([][]int32, len(ma)+1)
-	for i := range dp {
-		dp[i] = make([]int32, len(mb)+1)
-	}
-	for i := len(ma) - 1; i >= 0; i-- {
-		for j := len(mb) - 1; j >= 0; j-- {
-			if ma[i] == mb[j] {
-				dp[i][j] = dp[i+1][j+1] + 1
-			} else {
-				dp[i][j] = max(dp[i+1][j], dp[i][j+1])
-			}
-		}
-	}
+	dp := lcs.Table(ma, mb) // dp[i][j] = LCS of ma[i:] and mb[j:]
 	var hunks []Hunk
 	i, j := 0, 0
 	open := false

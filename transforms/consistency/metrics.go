@@ -3,6 +3,8 @@ package consistency
 import (
 	"math"
 	"slices"
+
+	"transmute/internal/lcs"
 )
 
 // Metric names one of TransRepair's four similarity metrics (section 3.2). They are
@@ -85,16 +87,8 @@ func Similarity(m Metric, a, b []string, idf *IDF) float64 {
 // count exactly (a diff's untouched code), so the quadratic part runs on the
 // changed middle only.
 func trimCommon(a, b []string) (int, []string, []string) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	a, b = a[p:], b[p:]
-	s := 0
-	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	return p + s, a[:len(a)-s], b[:len(b)-s]
+	p, s := lcs.Trim(a, b)
+	return p + s, a[p : len(a)-s], b[p : len(b)-s]
 }
 
 // LCS is the length of a longest common subsequence of a and b.
@@ -119,23 +113,7 @@ func LCS(a, b []string) int {
 // substitute one token, each costing 1).
 func EditDistance(a, b []string) int {
 	_, a, b = trimCommon(a, b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return lcs.Levenshtein(a, b)
 }
 
 // TFIDFCosine is the cosine of the bag-of-tokens vectors of a and b, each count

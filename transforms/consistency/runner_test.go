@@ -2,7 +2,6 @@ package consistency
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -18,10 +17,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 // rewriter is a translator under test (Python to Python) that returns its input
 // with one text rewritten when a trigger occurs in it: the inconsistent translators

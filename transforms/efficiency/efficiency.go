@@ -7,7 +7,9 @@ package efficiency
 
 import (
 	"hash/fnv"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -540,7 +542,7 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 		}
 		dirSet[[2]string{o.Task.SrcLang, o.Task.TgtLang}] = true
 	}
-	translators := SortedKeys(trSet)
+	translators := slices.Sorted(maps.Keys(trSet))
 	dirs := make([][2]string, 0, len(dirSet))
 	for d := range dirSet {
 		dirs = append(dirs, d)
@@ -774,7 +776,7 @@ func Aggregate(run string, outs []TaskOutcome) []schemas.ScoreRow {
 			byLang[AllLangs] = append(byLang[AllLangs], p)
 		}
 	}
-	for _, lang := range SortedKeys(byLang) {
+	for _, lang := range slices.Sorted(maps.Keys(byLang)) {
 		ps := byLang[lang]
 		var cvs, shares []float64
 		var over, total float64
@@ -875,16 +877,6 @@ func shareAbove(xs []float64, t float64) float64 {
 		}
 	}
 	return float64(n) / float64(len(xs))
-}
-
-// SortedKeys is the keys of m in order.
-func SortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // NoiseStat summarizes the machine-noise probes of one core (Core -1: every core).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -16,10 +15,7 @@ import (
 	"transmute/transforms/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 // A load that slows whole rounds leaves the normalised times unchanged; the
 // programs' ratios and their geometric mean's scale stay.

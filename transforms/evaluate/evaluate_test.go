@@ -3,10 +3,10 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"testing"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
@@ -16,28 +16,13 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(runTests(m))
-}
+func TestMain(m *testing.M) { sandbox.Main(testenv.WithDir(m, "evaluatetest-engines-", &engineCache)) }
 
 // engineCache is the WorkDir of the engines these tests open, one for the test
 // binary as a launch's workers share --work-dir: the C++ precompiled header and
 // harness runtime (about 7 s of CPU) and the Java worker are built by the first
 // test that opens the engine, not again by each.
 var engineCache string
-
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "evaluatetest-engines-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	engineCache = dir
-	return m.Run()
-}
 
 // fixed translates every request into the same code.
 type fixed struct{ code string }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -19,10 +18,7 @@ import (
 
 // TestMain lets the sandbox re-execute this test binary as its init, as the
 // profiled runs need.
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 // powMeter costs a candidate whose Code is "e,c" c*n^e per input, or
 // "nlogn,c" c*n*log2(n), n the length of argument 0; a suite costing more than

@@ -20,7 +20,6 @@ package mbta
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"transmute/schemas"
@@ -163,15 +162,6 @@ func anomalous(r execute.Result) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // programKey identifies a program by its text: what the engines compile and call.

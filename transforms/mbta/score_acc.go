@@ -1,8 +1,9 @@
 package mbta
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"transmute/schemas"
 	"transmute/transforms/runner"
@@ -98,7 +99,7 @@ func (a *ScoreAcc) Scores(run string, k score.Key) []schemas.ScoreRow {
 
 	// Score's problems, in problem order: those with a non-anomalous mutant and a CA.
 	var mts, ca, n []float64
-	for _, id := range sortedIDs(a.Problems) {
+	for _, id := range slices.Sorted(maps.Keys(a.Problems)) {
 		c, m := a.Problems[id], a.MTS.Problems[id]
 		if m == nil || m.Total == 0 || c.Tests == 0 {
 			continue
@@ -134,13 +135,4 @@ func correlationRows(run string, k score.Key, mts, ca, n []float64) []schemas.Sc
 		emit(pair.pearson, stats.Pearson(pair.x, pair.y))
 	}
 	return out
-}
-
-func sortedIDs[V any](m map[string]V) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }

@@ -2,6 +2,7 @@ package mbta
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sort"
 
@@ -321,7 +322,7 @@ func (m *Runner) Execute(ctx context.Context, t Translated) Output {
 			tgtLangs[x.TgtLang] = true
 		}
 	}
-	for _, lang := range sortedKeys(tgtLangs) {
+	for _, lang := range slices.Sorted(maps.Keys(tgtLangs)) {
 		b := m.Batch(p, lang)
 		// The target language's gold, when it is not a source side: the fidelity check
 		// below compares it with the source's.

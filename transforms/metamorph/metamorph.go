@@ -26,6 +26,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"transmute/internal/lcs"
 	"transmute/schemas"
 	"transmute/transforms/inspect"
 	"transmute/transforms/mutate"
@@ -221,29 +222,9 @@ func finish(t Transformation, f Function, code string, first edit, params []sche
 // table is small) and shown as context.
 func Diff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	p := 0
-	for p < len(al) && p < len(bl) && al[p] == bl[p] {
-		p++
-	}
-	s := 0
-	for s < len(al)-p && s < len(bl)-p && al[len(al)-1-s] == bl[len(bl)-1-s] {
-		s++
-	}
+	p, s := lcs.Trim(al, bl)
 	x, y := al[p:len(al)-s], bl[p:len(bl)-s]
-	// lcs[i][j] is the LCS length of x[i:] and y[j:].
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
+	t := lcs.Table(x, y) // t[i][j] is the LCS length of x[i:] and y[j:]
 	var w strings.Builder
 	fmt.Fprintf(&w, "@@ -%d,%d +%d,%d @@\n", p+1, len(x), p+1, len(y))
 	i, j := 0, 0
@@ -253,7 +234,7 @@ func Diff(a, b string) string {
 			w.WriteString(" " + x[i] + "\n")
 			i++
 			j++
-		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
+		case i < len(x) && (j == len(y) || t[i+1][j] >= t[i][j+1]):
 			w.WriteString("-" + x[i] + "\n")
 			i++
 		default:

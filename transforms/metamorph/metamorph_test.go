@@ -3,11 +3,10 @@ package metamorph
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/execute"
 	_ "transmute/transforms/execute/cpp"
@@ -18,28 +17,13 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(runTests(m))
-}
+func TestMain(m *testing.M) { sandbox.Main(testenv.WithDir(m, "metamorphtest-engines-", &engineCache)) }
 
 // engineCache is the WorkDir of the engines these tests open, one for the test
 // binary as a launch's workers share --work-dir: the C++ precompiled header and
 // harness runtime (about 7 s of CPU) and the Java worker are built by the first
 // test that opens the engine, not again by each.
 var engineCache string
-
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "metamorphtest-engines-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	engineCache = dir
-	return m.Run()
-}
 
 var langs = []string{"java", "cpp", "python"}
 

@@ -87,13 +87,7 @@ func runTool(ctx context.Context, dir string, name string, args ...string) (stri
 // the source (they are a data file), so the empty candidate of a signature and a
 // candidate profiled again are built once. Failed builds are not cached.
 func cachedBuild(opt Options, kind string, src []byte, build func(target string) (string, error)) (string, string, error) {
-	h := sha256.New()
-	h.Write([]byte(kind + "\x00"))
-	h.Write(cppHeader)
-	h.Write(javaHarness)
-	h.Write(countHelperSrc)
-	h.Write(src)
-	sum := hex.EncodeToString(h.Sum(nil))[:24]
+	sum := execute.Digest(12, kind, string(cppHeader)+string(javaHarness)+string(countHelperSrc)+string(src))
 	base := opt.WorkDir
 	if base == "" {
 		base = os.TempDir()

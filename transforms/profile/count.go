@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
@@ -83,14 +82,10 @@ func countHelper(ctx context.Context, opt Options) string {
 // HarnessVersion identifies the harnesses, the counting helper and callgrind's
 // options: a cached count is reused only under the same.
 func HarnessVersion() string {
-	h := sha256.New()
-	for _, b := range [][]byte{[]byte("count/v1"), pyRunner, javaHarness, cppHeader, countHelperSrc,
-		[]byte(strings.Join(countValgrindArgs, " ")), []byte(strings.Join(cppFlags, " ")),
-		[]byte(strings.Join(countJVMArgs, " ")), []byte(strings.Join(javacFlags, " "))} {
-		h.Write(b)
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:24]
+	// The last, empty part ends the others' NUL-separated run as before.
+	return execute.Digest(12, "count/v1", string(pyRunner), string(javaHarness), string(cppHeader), string(countHelperSrc),
+		strings.Join(countValgrindArgs, " "), strings.Join(cppFlags, " "),
+		strings.Join(countJVMArgs, " "), strings.Join(javacFlags, " "), "")
 }
 
 var (

@@ -2,10 +2,9 @@ package properties
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"testing"
 
+	"transmute/internal/testenv"
 	"transmute/schemas"
 	"transmute/transforms/evaluate"
 	"transmute/transforms/execute"
@@ -20,28 +19,13 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(runTests(m))
-}
+func TestMain(m *testing.M) { sandbox.Main(testenv.WithDir(m, "propertiestest-engines-", &engineCache)) }
 
 // engineCache is the WorkDir of the engines these tests open, one for the test
 // binary as a launch's workers share --work-dir: the C++ precompiled header and
 // harness runtime (about 7 s of CPU) and the Java worker are built by the first
 // test that opens the engine, not again by each.
 var engineCache string
-
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "propertiestest-engines-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	engineCache = dir
-	return m.Run()
-}
 
 // problems are two hand-written problems in the three languages: the first has a
 // for-loop without a conditional and an if (every transformation applies), the

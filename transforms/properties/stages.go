@@ -3,6 +3,7 @@ package properties
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -123,19 +124,10 @@ func (r *Runner) Expand(ctx context.Context, it evaluate.Item, pool []schemas.Pr
 		ex.Sides = append(ex.Sides, s)
 		return true
 	})
-	for _, k := range sortedKeys(ran) {
+	for _, k := range slices.Sorted(maps.Keys(ran)) {
 		ex.Runs = append(ex.Runs, ProgramRun{Key: k, Result: ran[k]})
 	}
 	return ex
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // programs is the side of lang in the form Execute reads (nil: none).

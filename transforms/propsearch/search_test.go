@@ -24,10 +24,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 // TestSearchAlgorithm checks Algorithm 1 on a scripted tester: it keeps the best
 // step by (VP, TV), mutates the temperature with the seeded Gaussian, and stops at

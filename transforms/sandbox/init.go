@@ -90,6 +90,14 @@ type initStatus struct {
 	Active      []string `json:",omitempty"` // protections that took effect (probe)
 }
 
+// Main is the TestMain of a package whose tests run sandboxed programs: Init (the
+// test binary is the sandbox's init), then the tests, then exit with their code.
+// m is a *testing.M; the interface keeps package testing out of the binaries.
+func Main(m interface{ Run() int }) {
+	Init()
+	os.Exit(m.Run())
+}
+
 // Init must be called first thing in main and TestMain. In a sandbox init
 // process (marked by the environment) it sets up the sandbox, runs the target
 // and exits; otherwise it returns at once.

@@ -17,6 +17,7 @@ import (
 
 	"transmute/internal/proctree"
 	"transmute/schemas"
+	"transmute/transforms/execute"
 	"transmute/transforms/execute/cpp"
 	"transmute/transforms/sandbox"
 )
@@ -59,7 +60,7 @@ func (g *GlobalChecker) prepare() error {
 			g.CXX = "g++"
 		}
 		if g.Dir == "" {
-			g.Dir = filepath.Join(os.TempDir(), fmt.Sprintf("transmute-cache-%d", os.Getuid()), "scriptcheck-pch")
+			g.Dir = filepath.Join(execute.UserDir("transmute-cache"), "scriptcheck-pch")
 		}
 		if g.err = os.MkdirAll(g.Dir, 0o755); g.err != nil {
 			return

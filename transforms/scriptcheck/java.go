@@ -11,6 +11,7 @@ import (
 
 	"transmute/schemas"
 	"transmute/transforms/execute"
+	"transmute/transforms/transpile/javasrc"
 )
 
 // TransCoder-test's Java scripts: imports (java.util.*, java.util.stream.*,
@@ -72,20 +73,7 @@ func javaArity(params string) int {
 	if strings.TrimSpace(params) == "" {
 		return 0
 	}
-	n, depth := 1, 0
-	for _, c := range params {
-		switch c {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				n++
-			}
-		}
-	}
-	return n
+	return len(javasrc.SplitTop(params))
 }
 
 type javaMethodInfo struct {

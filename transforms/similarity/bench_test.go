@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"transmute/internal/lcs"
 	"transmute/internal/testenv"
 )
 
@@ -156,12 +157,12 @@ func BenchmarkRealPairs(b *testing.B) {
 		tBLEUNaive := (cpuNow() - t0)
 		t0 = cpuNow()
 		for i, h := range hyps {
-			Levenshtein(refOf[i].Hashes, h.Hashes)
+			lcs.Levenshtein(refOf[i].Hashes, h.Hashes)
 		}
 		tSTS := (cpuNow() - t0)
 		t0 = cpuNow()
 		for i := range hyps {
-			Levenshtein(refOf[i].Prog.Tokens, hyps[i].Prog.Tokens)
+			lcs.Levenshtein(refOf[i].Prog.Tokens, hyps[i].Prog.Tokens)
 		}
 		tSTSNaive := (cpuNow() - t0)
 		t0 = cpuNow()

@@ -3,6 +3,8 @@ package similarity
 import (
 	"fmt"
 	"math"
+
+	"transmute/internal/lcs"
 )
 
 // Level is the representation RUBY used for a pair (RUBY section VI).
@@ -113,7 +115,7 @@ func Compare(ref, hyp *Prepared, trivial map[uint64]bool, o Options) Scores {
 	if n := max(rl, hl); n == 0 {
 		s.STS = 1
 	} else {
-		s.STS = 1 - float64(Levenshtein(ref.Hashes, hyp.Hashes))/float64(n)
+		s.STS = 1 - float64(lcs.Levenshtein(ref.Hashes, hyp.Hashes))/float64(n)
 	}
 	s.RUBY, s.Level = s.STS, LevelTokens
 	if ref.Flat != nil && hyp.Flat != nil && (o.MaxTEDCells <= 0 || ref.Flat.Len()*hyp.Flat.Len() <= o.MaxTEDCells) {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"transmute/internal/lcs"
 )
 
 func near(a, b, eps float64) bool { return math.Abs(a-b) <= eps }
@@ -106,7 +108,7 @@ func TestLevenshteinSTS(t *testing.T) {
 	// kitten -> sitting is 3 (Levenshtein's classic), here per character token.
 	split := func(s string) []string { return strings.Split(s, "") }
 	in := Interner{}
-	if d := Levenshtein(in.IDs(split("kitten")), in.IDs(split("sitting"))); d != 3 {
+	if d := lcs.Levenshtein(in.IDs(split("kitten")), in.IDs(split("sitting"))); d != 3 {
 		t.Errorf("kitten/sitting %d", d)
 	}
 	if got := STS(ws("int x = 1 ;"), ws("int y = 1 ;")); !near(got, 0.8, 1e-12) {

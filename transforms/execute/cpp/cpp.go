@@ -42,9 +42,7 @@ package cpp
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,17 +153,14 @@ func New(opts execute.Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cpp engine: %s: %w", cxx, err)
 	}
-	h := sha256.New()
-	h.Write(harnessSource)
-	fmt.Fprintf(h, "\x00%s\x00%s\x00%s", cxx, version, strings.Join(Flags, " "))
-	sub := "cpp-harness-" + hex.EncodeToString(h.Sum(nil)[:6])
+	sub := "cpp-harness-" + execute.Digest(6, string(harnessSource), cxx, string(version), strings.Join(Flags, " "))
 	e := &Engine{cxx: cxx, CompileLimits: DefaultCompileLimits}
 	e.objcopy, _ = exec.LookPath("objcopy")
 	root := opts.WorkDir
 	if root == "" {
 		// A cache shared by the processes of this user: the precompiled header (about
 		// 100 MB, seconds to build) is built once per compiler and harness version.
-		root = filepath.Join(os.TempDir(), fmt.Sprintf("transmute-cache-%d", os.Getuid()))
+		root = execute.UserDir("transmute-cache")
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			return nil, fmt.Errorf("cpp engine: %w", err)
 		}

@@ -26,7 +26,6 @@ package golang
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -126,7 +125,7 @@ func New(opts execute.Options) (*Engine, error) {
 	goroot := strings.TrimSpace(string(out))
 	dir := opts.WorkDir
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), fmt.Sprintf("transmute-go-%d", os.Getuid()))
+		dir = execute.UserDir("transmute-go")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -183,7 +182,7 @@ func (e *Engine) buildEnv(work string) []string {
 // cache that each build worker copies.
 func (e *Engine) seed() error {
 	ver, _ := os.ReadFile(filepath.Join(e.goroot, "VERSION"))
-	key := fmt.Sprintf("%x", hashOf(string(ver)+harnessSource+strings.Join(seedImports, ",")))[:16]
+	key := execute.Digest(8, string(ver)+harnessSource+strings.Join(seedImports, ","))
 	seedDir := filepath.Join(e.seedRoot(), "seed-"+key)
 	e.seedDir = seedDir
 	if _, err := os.Stat(filepath.Join(seedDir, "ok")); err == nil {
@@ -230,12 +229,7 @@ func (e *Engine) seed() error {
 // seedRoot holds the seed caches of every engine of this user: built outside the
 // sandbox by the engine, never written by a sandboxed program (a build copies it).
 func (e *Engine) seedRoot() string {
-	return filepath.Join(os.TempDir(), fmt.Sprintf("transmute-go-seed-%d", os.Getuid()))
-}
-
-func hashOf(s string) []byte {
-	h := sha256.Sum256([]byte(s))
-	return h[:]
+	return execute.UserDir("transmute-go-seed")
 }
 
 // worker takes an idle build worker directory, or makes one with a copy of the seed

@@ -15,10 +15,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 func newEngine(tb testing.TB) *Engine {
 	tb.Helper()

@@ -32,13 +32,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -418,14 +415,7 @@ const cacheLayout = "classes+runner.jar"
 // unless already there, and returns that directory (world-readable, since the sandbox
 // may run the worker as another user).
 func compileRunner(javac, base string) (string, error) {
-	h := sha256.New()
-	io.WriteString(h, runnerSource)
-	io.WriteString(h, "\x00")
-	io.WriteString(h, pairSource)
-	io.WriteString(h, "\x00"+javac)
-	io.WriteString(h, "\x00"+strings.Join(javacArgs, " "))
-	io.WriteString(h, "\x00"+cacheLayout)
-	dir := filepath.Join(base, "transmute-java-"+hex.EncodeToString(h.Sum(nil))[:16])
+	dir := filepath.Join(base, "transmute-java-"+execute.Digest(8, runnerSource, pairSource, javac, strings.Join(javacArgs, " "), cacheLayout))
 	compileMu.Lock()
 	defer compileMu.Unlock()
 	// the jar is written last: a directory with it is complete

@@ -50,9 +50,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,11 +189,10 @@ func New(opts execute.Options) (*Engine, error) {
 	if slices.Contains(prot, "private_tmp") {
 		e.flags = append(e.flags, "--private-tmp")
 	}
-	sum := sha256.Sum256(runnerSource)
-	sub := "python-runner-" + hex.EncodeToString(sum[:6])
+	sub := "python-runner-" + execute.Digest(6, string(runnerSource))
 	root := opts.WorkDir
 	if root == "" {
-		root = filepath.Join(os.TempDir(), fmt.Sprintf("transmute-cache-%d", os.Getuid()))
+		root = execute.UserDir("transmute-cache")
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("python engine: %w", err)

@@ -1,7 +1,6 @@
 package python
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,10 +12,7 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 func newEngine(t testing.TB) *Engine {
 	t.Helper()

@@ -12,10 +12,7 @@ import (
 	"transmute/transforms/translate"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { sandbox.Main(m) }
 
 func script(t *testing.T, body string) string {
 	t.Helper()

@@ -28,6 +28,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"transmute/internal/lcs"
 	"transmute/io/corpus"
 	"transmute/schemas"
 	"transmute/transforms/translate"
@@ -361,33 +362,11 @@ func didYouMean(name string) string {
 	}
 	best, bestD := "", 3
 	for _, f := range recordedFields {
-		if d := editDistance(name, f); d < bestD {
+		if d := lcs.Levenshtein([]rune(name), []rune(f)); d < bestD {
 			best, bestD = f, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 func joinImports(a, b string) string {

@@ -190,20 +190,27 @@ func Generic(t string) (name string, args []string, ok bool) {
 	if i < 0 || !strings.HasSuffix(t, ">") {
 		return t, nil, false
 	}
-	inner := t[i+1 : len(t)-1]
+	return t[:i], SplitTop(t[i+1 : len(t)-1]), true
+}
+
+// SplitTop splits s at its commas outside angle brackets: a generic's type
+// arguments, a parameter list's parameters. It has one part more than such
+// commas, the last one empty when s ends with one.
+func SplitTop(s string) []string {
+	var parts []string
 	depth, start := 0, 0
-	for k := 0; k < len(inner); k++ {
-		switch inner[k] {
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
 		case '<':
 			depth++
 		case '>':
 			depth--
 		case ',':
 			if depth == 0 {
-				args = append(args, inner[start:k])
+				parts = append(parts, s[start:k])
 				start = k + 1
 			}
 		}
 	}
-	return t[:i], append(args, inner[start:]), true
+	return append(parts, s[start:])
 }
