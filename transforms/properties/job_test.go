@@ -19,7 +19,9 @@ import (
 	"transmute/transforms/values"
 )
 
-func TestMain(m *testing.M) { sandbox.Main(testenv.WithDir(m, "propertiestest-engines-", &engineCache)) }
+func TestMain(m *testing.M) {
+	sandbox.Main(testenv.WithDir(m, "propertiestest-engines-", &engineCache))
+}
 
 // engineCache is the WorkDir of the engines these tests open, one for the test
 // binary as a launch's workers share --work-dir: the C++ precompiled header and
