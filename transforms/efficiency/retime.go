@@ -101,7 +101,7 @@ func Retime(ctx context.Context, s Suite, core int, o ProfileOptions) (map[strin
 		for i, p := range s.Programs {
 			keys[i] = p.Key
 		}
-		key = cache.Key("retime/v1", profile.HarnessVersion(), profile.Toolchain(s.Lang), s.Lang, s.Params, s.Returns,
+		key = cache.Key("retime/v2", profile.HarnessVersion(), profile.Toolchain(s.Lang), s.Lang, s.Params, s.Returns,
 			s.Tests, RetimeRounds, o.TimeLimit, o.MemoryBytes, keys)
 		var c map[string]Retimed
 		if ok, err := o.CountCache.Get(ctx, key, &c); err == nil && ok {

@@ -364,7 +364,7 @@ func (javaBuilder) build(ctx context.Context, dir string, s *suite, c execute.Ca
 	if _, err := os.Stat("/etc/java-17-openjdk"); err == nil {
 		ro = append(ro, "/etc/java-17-openjdk")
 	}
-	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true}
+	p := &program{path: java, args: append(append([]string{}, jvm...), main...), readOnly: ro, noAS: true, ownThreads: true}
 	if opt.Count {
 		sum, err := treeSum(classes)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -274,5 +275,31 @@ func TestCountMaxCallsTimesHeavy(t *testing.T) {
 				t.Errorf("light program: counted %v (%d instructions), %d runs", light.Counted, light.Instructions, len(light.CPUTime))
 			}
 		})
+	}
+}
+
+// A Java program pinned to one core keeps its JIT under the default scheduling
+// (the real-time policy elsewhere): under SCHED_FIFO the JVM's compiler threads
+// never ran beside a computing main thread, and a loop stayed interpreted, 45
+// times slower. The calls' time with and without NoRealTime stays close.
+func TestJavaKeepsItsJITWhenPinned(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the real-time policy needs root")
+	}
+	c := loopCands(schemas.Java, 40) // 100 M iterations at the largest test
+	calls := map[bool]time.Duration{}
+	for _, noRT := range []bool{false, true} {
+		opt := Options{Repetitions: 1, TimeLimit: 60 * time.Second, MemoryBytes: 2 << 30, OverheadRepetitions: -1,
+			Warmup: -1, WorkDir: sharedCache, CPU: 0, NoRealTime: noRT}
+		r, err := Profile(context.Background(), schemas.Java, c, loopParams, "long", loopTests, opt)
+		if err != nil || r.Status != schemas.StatusOK {
+			t.Fatalf("NoRealTime %v: %v %s %s", noRT, err, r.Status, r.Detail)
+		}
+		calls[noRT] = r.MeanCallsCPU
+	}
+	t.Logf("calls: default %v, NoRealTime %v", calls[false], calls[true])
+	if calls[false] > 3*calls[true] {
+		t.Errorf("pinned with the default policy the calls took %v, against %v without the real-time policy: the JIT did not run",
+			calls[false], calls[true])
 	}
 }
