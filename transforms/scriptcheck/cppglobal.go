@@ -103,24 +103,15 @@ func (g *GlobalChecker) Check(ctx context.Context, filled string) (ok bool, msg 
 	if err := os.WriteFile(src, []byte(filled), 0o644); err != nil {
 		return false, "", err
 	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
 	args := append(append([]string{}, cpp.Flags...), "-w", "-fmax-errors=5", "-include", g.pch, "-fsyntax-only", src)
-	cmd := exec.CommandContext(cctx, g.CXX, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	out, err := proctree.CombinedOutput(cmd)
-	if ctx.Err() != nil {
-		return false, "", ctx.Err()
+	out, failed, err := compile(ctx, dir, g.CXX, args...)
+	if err != nil {
+		return false, "", err
 	}
-	if cctx.Err() != nil {
-		// the compiler's time, not the script's: an error, not a verdict
-		return false, "", fmt.Errorf("scriptcheck: g++ did not finish in 2 minutes")
-	}
-	if err == nil {
+	if !failed {
 		return true, "", nil
 	}
-	text := strings.ReplaceAll(string(out), dir+"/", "")
+	text := strings.ReplaceAll(out, dir+"/", "")
 	for _, l := range strings.Split(text, "\n") {
 		if isErrorLine(l) {
 			return false, firstLine(l), nil
@@ -300,24 +291,15 @@ func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox
 	if err := os.WriteFile(src, []byte(filled), 0o644); err != nil {
 		return Outcome{}, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
 	args := append(append([]string{}, cpp.Flags...), "-w", "-fmax-errors=5")
 	if !g.Plain {
 		args = append(args, "-include", g.pch)
 	}
 	args = append(args, "-o", bin, src)
-	cmd := exec.CommandContext(cctx, cxx, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	if out, err := proctree.CombinedOutput(cmd); err != nil {
-		if ctx.Err() != nil {
-			return Outcome{}, ctx.Err()
-		}
-		if cctx.Err() != nil {
-			return Outcome{}, fmt.Errorf("scriptcheck: g++ did not finish in 2 minutes")
-		}
-		msg := strings.ReplaceAll(string(out), dir+"/", "")
+	if out, failed, err := compile(ctx, dir, cxx, args...); err != nil {
+		return Outcome{}, err
+	} else if failed {
+		msg := strings.ReplaceAll(out, dir+"/", "")
 		for _, l := range strings.Split(msg, "\n") {
 			if isErrorLine(l) {
 				msg = l
@@ -334,4 +316,24 @@ func (g *GlobalChecker) RunAlone(ctx context.Context, filled string, lim sandbox
 		return Outcome{}, err
 	}
 	return outcome(o), nil
+}
+
+// compile runs a compiler on a filled script in dir, outside the sandbox: it
+// reads the untrusted code but runs none of it. failed: the compiler rejected the
+// script, out its messages; err: the compiler itself did not finish (2 minutes)
+// or ctx ended, which is no verdict on the script.
+func compile(ctx context.Context, dir, tool string, args ...string) (out string, failed bool, err error) {
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, tool, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
+	b, runErr := proctree.CombinedOutput(cmd)
+	switch {
+	case ctx.Err() != nil:
+		return "", false, ctx.Err()
+	case cctx.Err() != nil:
+		return "", false, fmt.Errorf("scriptcheck: %s did not finish in 2 minutes", filepath.Base(tool))
+	}
+	return string(b), runErr != nil, nil
 }

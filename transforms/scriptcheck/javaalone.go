@@ -2,9 +2,7 @@ package scriptcheck
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"transmute/internal/proctree"
 	"transmute/schemas"
 	"transmute/transforms/execute/java"
 	"transmute/transforms/sandbox"
@@ -60,21 +57,11 @@ func (j *JavaAlone) Run(ctx context.Context, filled string, lim sandbox.Limits) 
 	if err := os.WriteFile(src, []byte(filled), 0o644); err != nil {
 		return Outcome{}, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	// javac reads the untrusted code but runs none of it (no annotation processor is
-	// on its path), as the C++ compiles outside the sandbox do
-	cmd := exec.CommandContext(cctx, j.jdk.Javac, "-encoding", "UTF-8", "-nowarn", "-d", dir, src)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "TMPDIR=" + dir}
-	if out, err := proctree.CombinedOutput(cmd); err != nil {
-		if ctx.Err() != nil {
-			return Outcome{}, ctx.Err()
-		}
-		if cctx.Err() != nil {
-			return Outcome{}, fmt.Errorf("scriptcheck: javac did not finish in 2 minutes")
-		}
-		return Outcome{Status: schemas.StatusCompileError, Detail: javacDetail(string(out), filled)}, nil
+	// javac runs none of the code: no annotation processor is on its path
+	if out, failed, err := compile(ctx, dir, j.jdk.Javac, "-encoding", "UTF-8", "-nowarn", "-d", dir, src); err != nil {
+		return Outcome{}, err
+	} else if failed {
+		return Outcome{Status: schemas.StatusCompileError, Detail: javacDetail(out, filled)}, nil
 	}
 	if lim.CPUTime == 0 {
 		lim.CPUTime, lim.WallTime = 20*time.Second, 60*time.Second
