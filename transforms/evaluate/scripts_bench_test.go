@@ -145,38 +145,28 @@ func benchScripts(b *testing.B, src, tgt string, nProblems, rounds int) {
 			oursChunk := probs[k*len(probs)/rounds : (k+1)*len(probs)/rounds]
 			chunk := oursChunk // outs[i] is chunk[i]'s
 			var outs []Output
-			runOurs := func() {
+			// run evaluates the round's problems on the engines of langs, opened in
+			// the first round and closed in the last, as a pipeline worker holds them
+			run := func(engs *map[string]execute.Engine, langs []string, all, steadyWay *scriptsWay) []Output {
 				c0, w0 := testenv.TreeCPU(), time.Now()
 				if k == 0 {
-					engines = openScriptsEngines(b, langs)
+					*engs = openScriptsEngines(b, langs)
 				}
-				outs = scriptsOurs(engines, rec, oursChunk)
+				o := scriptsOurs(*engs, rec, oursChunk)
 				if k == rounds-1 {
-					closeScriptsEngines(engines)
+					closeScriptsEngines(*engs)
 				}
 				w := scriptsWay{cpu: testenv.TreeCPU() - c0, wall: time.Since(w0), n: len(oursChunk)}
-				ours.add(w)
+				all.add(w)
 				if k > 0 {
-					steady.add(w)
+					steadyWay.add(w)
 				}
+				return o
 			}
+			runOurs := func() { outs = run(&engines, langs, &ours, &steady) }
 			// the target language's engine alone: what the target-gold verdict needs
 			// (scriptcheck --only-target); the tables lack the other golds' rows
-			runTarget := func() {
-				c0, w0 := testenv.TreeCPU(), time.Now()
-				if k == 0 {
-					targetEngines = openScriptsEngines(b, []string{tgt})
-				}
-				scriptsOurs(targetEngines, rec, oursChunk)
-				if k == rounds-1 {
-					closeScriptsEngines(targetEngines)
-				}
-				w := scriptsWay{cpu: testenv.TreeCPU() - c0, wall: time.Since(w0), n: len(oursChunk)}
-				target.add(w)
-				if k > 0 {
-					targetSteady.add(w)
-				}
-			}
+			runTarget := func() { run(&targetEngines, []string{tgt}, &target, &targetSteady) }
 			verdicts := make([]scriptcheck.Outcome, len(chunk))
 			runNaive := func(trs []schemas.TranslationRow) {
 				c0, w0 := testenv.TreeCPU(), time.Now()
